@@ -1,0 +1,36 @@
+#pragma once
+// Every module npgpu knows, whether this build has it, and whether this machine can run it.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "npgpu/module.hpp"
+
+namespace npgpu {
+
+struct ModuleInfo {
+  std::string name;
+  std::string measures;           // one line: what the numbers mean
+  Layout layout;
+  std::vector<Pattern> patterns;  // the first is the default
+  std::uint64_t default_upper;
+  std::string build_needs;        // "" or what the build lacked ("CUDA", "NCCL")
+};
+
+struct CatalogEntry {
+  ModuleInfo info;
+  std::unique_ptr<Module> (*make)();     // null when this build lacks what the module needs
+  std::string (*unavailable_here)();     // null, or why this machine cannot run it ("" if it can)
+};
+
+const std::vector<CatalogEntry>& module_catalog();
+
+// The entry for `name`; UsageError naming the known modules when there is none.
+const CatalogEntry& find_module(std::string_view name);
+
+// One line per module for --list-modules.
+std::string describe_modules(int ranks);
+
+}  // namespace npgpu

@@ -1,0 +1,20 @@
+#pragma once
+// The console reporter: a header, one line per size with progress, and a closing summary.
+#include <cstdio>
+
+#include "npgpu/record.hpp"
+
+namespace npgpu {
+
+class ConsoleReporter final : public Reporter {
+ public:
+  explicit ConsoleReporter(std::FILE* out) : out_(out) {}
+  void begin(const RunRecord& record) override;
+  void size_done(const RunRecord& record, std::size_t index, const Progress& progress) override;
+  void end(const RunRecord& record) override;
+
+ private:
+  std::FILE* out_;
+};
+
+}  // namespace npgpu

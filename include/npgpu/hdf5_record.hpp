@@ -1,0 +1,21 @@
+#pragma once
+// The HDF5 record of truth: one file holds many runs under /runs; docs/hdf5-schema.md describes it.
+#include <string>
+
+#include "npgpu/record.hpp"
+
+namespace npgpu {
+
+// Before any measurement: the directory must exist and be writable, and an existing file must be
+// an HDF5 file we may write. Throws UsageError otherwise; touches nothing.
+void check_output_path(const std::string& path);
+
+// A name in the current directory that no file has yet: npgpu-<module>-<UTC time>[-k].h5.
+std::string default_output_path(const std::string& module, const std::string& utc_stamp);
+
+// Adds the run to `path` (creating the file if absent) and returns its group ("/runs/0003").
+// The run is written into a copy that replaces the file only once complete, so an earlier run is
+// never damaged and no half-written file is ever left at `path`.
+std::string write_run(const std::string& path, const RunRecord& record);
+
+}  // namespace npgpu

@@ -1,0 +1,77 @@
+#pragma once
+// The contract between the driver and a transport module (NetPIPE's idea: the driver alone knows
+// about sizes, repetitions and statistics; a module only moves bytes in the pattern it is asked for).
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "npgpu/clock.hpp"
+#include "npgpu/options.hpp"
+#include "npgpu/team.hpp"
+
+namespace npgpu {
+
+// Who measures. `pair`: exactly two ranks exchange bytes and rank 0 times.
+// `per_rank`: every rank measures its own path (its memory, its GPU) and times itself.
+enum class Layout { pair, per_rank };
+
+struct ModuleSetup {
+  const Team& team;
+  const RunOptions& options;
+  std::uint64_t max_bytes;
+};
+
+struct TrialSpec {
+  Pattern pattern;
+  std::uint64_t bytes;
+  std::uint64_t reps;
+  const Clock& clock;
+};
+
+// One trial's time for all of its repetitions, in seconds, from the module's timer; a module
+// with a second honest timer (cudaEvents beside the host clock) fills `alt_seconds` too.
+struct TrialTiming {
+  double seconds = 0;
+  double alt_seconds = std::numeric_limits<double>::quiet_NaN();
+};
+
+// How a repetition of a pattern divides into transfers: the driver reports time per transfer and
+// throughput = bytes_per_transfer / time per transfer.
+struct TransferShape {
+  double transfers_per_rep;
+  double bytes_per_transfer;
+};
+
+class Module {
+ public:
+  virtual ~Module() = default;
+
+  // Once, before any timing: checks the combination of options (UsageError), allocates and
+  // touches buffers for messages up to max_bytes. Called on every rank.
+  virtual void setup(const ModuleSetup& setup) = 0;
+
+  // Moves `reps` repetitions of the pattern, cheap tag checked on every message. Called on every
+  // rank that takes part; must not print, and must not decide repetitions.
+  virtual TrialTiming run(const TrialSpec& trial) = 0;
+
+  // Outside any timed region: moves one message of `bytes` filled from `seed` and checks every byte
+  // that arrived (--check). Throws RunError on a mismatch.
+  virtual void check(std::uint64_t bytes, std::uint64_t seed) = 0;
+
+  // Pingpong: 2 one-way transfers of n bytes; stream: a window of n-byte messages; bidir: a window
+  // of n-byte messages each way at once, counted as 2n bytes per transfer.
+  virtual TransferShape shape(Pattern pattern, std::uint64_t bytes, std::uint64_t window) const;
+
+  // Host memory this module will allocate on each rank for messages up to max_bytes, so an
+  // impossible size is refused before allocating.
+  virtual std::uint64_t host_bytes_needed(const RunOptions& options,
+                                          std::uint64_t max_bytes) const = 0;
+
+  // Name of the second timer, when run() fills alt_seconds.
+  virtual std::string alt_timer_name() const { return {}; }
+
+  // What one transfer counts, said in the record (e.g. a local copy reads and writes its size).
+  virtual std::string throughput_meaning(Pattern pattern) const;
+};
+
+}  // namespace npgpu

@@ -1,0 +1,46 @@
+#pragma once
+// One run as reporters see it: what was asked, where it ran, and the curves measured.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "npgpu/catalog.hpp"
+#include "npgpu/options.hpp"
+#include "npgpu/results.hpp"
+#include "npgpu/sysinfo.hpp"
+
+namespace npgpu {
+
+struct RunRecord {
+  ModuleInfo module;
+  RunOptions options;  // schedule.upper resolved to the module's default when not given
+  SystemInfo system;
+  std::string timer_description;
+  double timer_resolution = 0;
+  std::string alt_timer;             // the module's second timer, or empty
+  std::string timing;                // who times and what one transfer is
+  std::string throughput_meaning;    // what bytes a transfer counts
+  std::string buffers;               // cache-cold or warm, and over how much memory
+  std::vector<std::uint64_t> schedule;
+  std::string started_utc;
+  std::string finished_utc;
+  std::vector<Curve> curves;         // complete on rank 0 only
+};
+
+struct Progress {
+  std::size_t done = 0;   // sizes finished, counting over all curves
+  std::size_t total = 0;
+  double seconds_left = 0;
+};
+
+// Reporters read results; they never measure. Called on rank 0 only.
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void begin(const RunRecord& record) = 0;
+  // Size `index` of the schedule is done for every curve measured at the same time.
+  virtual void size_done(const RunRecord& record, std::size_t index, const Progress& progress) = 0;
+  virtual void end(const RunRecord& record) = 0;
+};
+
+}  // namespace npgpu

@@ -1,0 +1,54 @@
+#pragma once
+// What a sweep produced: raw trials per size and their statistics, one curve per timing rank.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "npgpu/module.hpp"
+#include "npgpu/statistics.hpp"
+
+namespace npgpu {
+
+struct SizeResult {
+  std::uint64_t bytes = 0;
+  std::uint64_t reps = 0;  // repetitions in each trial
+  TransferShape shape{1, 0};
+  std::vector<double> trial_seconds;      // raw: one entry per trial, all repetitions
+  std::vector<double> trial_alt_seconds;  // the module's second timer, or empty
+  Summary time;                           // one-way time per transfer over the trials
+  double precision = 0;                   // median_relative_error of the per-transfer times
+  double wall_seconds = 0;                // what this size cost, warm-up included
+
+  double seconds_per_transfer(double trial_seconds) const {
+    return trial_seconds / (static_cast<double>(reps) * shape.transfers_per_rep);
+  }
+  double throughput(double seconds_per_transfer) const {
+    return shape.bytes_per_transfer / seconds_per_transfer;
+  }
+};
+
+// Fills `time` and `precision` from the raw trial times.
+void summarize_trials(SizeResult& result);
+
+// A SizeResult travels between ranks as a flat vector of doubles of a fixed length.
+std::vector<double> pack(const SizeResult& result, std::size_t max_trials);
+SizeResult unpack(const double* packed, std::size_t max_trials);
+std::size_t packed_length(std::size_t max_trials);
+
+struct Curve {
+  int rank = 0;
+  std::string host;
+  std::vector<SizeResult> sizes;
+};
+
+// The closing numbers of a curve, from the headline statistic.
+struct CurveSummary {
+  std::uint64_t latency_bytes = 0;
+  double latency_seconds = 0;   // one-way time at the smallest size
+  std::uint64_t peak_bytes = 0;
+  double peak_throughput = 0;   // bytes per second
+  std::uint64_t half_peak_bytes = 0;  // smallest size reaching half the peak (n1/2)
+};
+CurveSummary summarize_curve(const Curve& curve, Headline headline);
+
+}  // namespace npgpu

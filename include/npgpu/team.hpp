@@ -1,0 +1,41 @@
+#pragma once
+// The ranks of one run and the few collective steps the driver needs between trials.
+// Modules that move bytes over MPI take their own duplicate of comm() so their traffic never
+// mixes with the driver's.
+#include <mpi.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npgpu {
+
+class Team {
+ public:
+  explicit Team(MPI_Comm comm);
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool is_root() const { return rank_ == 0; }
+  MPI_Comm comm() const { return comm_; }
+
+  void barrier() const;
+  double max(double value) const;
+  bool any(bool value) const;
+  std::uint64_t broadcast(std::uint64_t value) const;  // from rank 0
+
+  // Every rank's vector, concatenated in rank order, on rank 0 (empty elsewhere).
+  std::vector<double> gather(const std::vector<double>& mine) const;
+  std::vector<std::string> gather(const std::string& mine) const;
+
+  // Collective: the first error any rank saw ("rank N: ..." when not rank 0), on every rank.
+  // Lets every rank stop together instead of one waiting forever for a peer that gave up.
+  std::optional<std::string> first_error(const std::optional<std::string>& mine) const;
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+}  // namespace npgpu

@@ -1,0 +1,57 @@
+#include "npgpu/catalog.hpp"
+
+#include <algorithm>
+
+#include "factories.hpp"
+#include "npgpu/errors.hpp"
+#include "npgpu/sizes.hpp"
+
+namespace npgpu {
+
+const std::vector<CatalogEntry>& module_catalog() {
+  static const std::vector<CatalogEntry> catalog{
+      {{"memcpy", "host memory copy inside each rank (memcpy): the memory system's own speed, a ceiling for the others",
+        Layout::per_rank, {Pattern::stream, Pattern::pingpong}, 64 * MiB, ""},
+       make_memcpy_module, nullptr},
+      {{"mpi", "MPI_Send/MPI_Recv between two ranks, host buffers (shared memory, TCP, or whatever MPI picks)",
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, ""},
+       make_mpi_module, nullptr},
+  };
+  return catalog;
+}
+
+const CatalogEntry& find_module(std::string_view name) {
+  const auto& catalog = module_catalog();
+  const auto found = std::find_if(catalog.begin(), catalog.end(),
+                                  [&](const CatalogEntry& entry) { return entry.info.name == name; });
+  if (found != catalog.end()) return *found;
+  std::string known;
+  for (const CatalogEntry& entry : catalog) known += (known.empty() ? "" : ", ") + entry.info.name;
+  throw UsageError("--module '" + std::string(name) + "': unknown module; known modules: " + known);
+}
+
+std::string describe_modules(int ranks) {
+  std::string text = "module        ranks     patterns                  default upper  status\n";
+  for (const CatalogEntry& entry : module_catalog()) {
+    const ModuleInfo& info = entry.info;
+    std::string patterns;
+    for (Pattern p : info.patterns) patterns += (patterns.empty() ? "" : ",") + std::string(pattern_name(p));
+    std::string status = "available";
+    if (entry.make == nullptr) {
+      status = "not built (this build has no " + info.build_needs + ")";
+    } else if (entry.unavailable_here != nullptr) {
+      const std::string why = entry.unavailable_here();
+      if (!why.empty()) status = "built, cannot run here: " + why;
+    }
+    const char* layout = info.layout == Layout::pair ? "exactly 2" : "1 or more";
+    char line[256];
+    std::snprintf(line, sizeof line, "%-13s %-9s %-25s %-14s %s\n", info.name.c_str(), layout,
+                  patterns.c_str(), format_bytes(info.default_upper).c_str(), status.c_str());
+    text += line;
+    text += "              " + info.measures + "\n";
+  }
+  text += "(this listing ran with " + std::to_string(ranks) + (ranks == 1 ? " rank)\n" : " ranks)\n");
+  return text;
+}
+
+}  // namespace npgpu

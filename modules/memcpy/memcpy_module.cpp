@@ -1,0 +1,70 @@
+// memcpy: copies inside one process, NetPIPE's memcpy module. Every rank measures its own memory.
+#include <cstring>
+
+#include "factories.hpp"
+#include "npgpu/buffers.hpp"
+#include "npgpu/errors.hpp"
+#include "npgpu/sysinfo.hpp"
+
+namespace npgpu {
+namespace {
+
+class MemcpyModule final : public Module {
+ public:
+  void setup(const ModuleSetup& setup) override {
+    const std::uint64_t pool = pool_bytes(setup.options, setup.max_bytes);
+    source_ = HostBuffer(pool);
+    target_ = HostBuffer(pool);
+    rotation_ = Rotation(pool, setup.options.cache == CacheState::cold);
+  }
+
+  TrialTiming run(const TrialSpec& trial) override {
+    const std::uint64_t n = trial.bytes;
+    const bool round_trip = trial.pattern == Pattern::pingpong;
+    const double start = trial.clock.now();
+    for (std::uint64_t rep = 0; rep < trial.reps; ++rep, ++counter_) {
+      const auto tag = static_cast<std::uint8_t>(counter_);
+      std::byte* from = source_.data() + rotation_.offset(n, 2 * counter_);
+      std::byte* to = target_.data() + rotation_.offset(n, 2 * counter_);
+      stamp(from, n, tag);
+      std::memcpy(to, from, n);
+      if (round_trip) std::memcpy(source_.data() + rotation_.offset(n, 2 * counter_ + 1), to, n);
+      if (!has_stamp(to, n, tag)) throw RunError("memcpy: a copied message lost its tag");
+    }
+    return {trial.clock.now() - start};
+  }
+
+  void check(std::uint64_t bytes, std::uint64_t seed) override {
+    fill_pattern(source_.data(), bytes, seed);
+    std::memcpy(target_.data(), source_.data(), bytes);
+    const std::uint64_t bad = first_mismatch(target_.data(), bytes, seed);
+    if (bad != bytes) throw RunError("memcpy: byte " + std::to_string(bad) + " of a copy differs from its source");
+  }
+
+  TransferShape shape(Pattern pattern, std::uint64_t bytes, std::uint64_t) const override {
+    return {pattern == Pattern::pingpong ? 2.0 : 1.0, static_cast<double>(bytes)};
+  }
+
+  std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
+    return 2 * pool_bytes(options, max_bytes);
+  }
+
+  std::string throughput_meaning(Pattern) const override {
+    return "copy size / time per copy; each copy reads and writes its size, so memory traffic is twice this";
+  }
+
+ private:
+  static std::uint64_t pool_bytes(const RunOptions& options, std::uint64_t max_bytes) {
+    return rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
+  }
+
+  HostBuffer source_, target_;
+  Rotation rotation_;
+  std::uint64_t counter_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Module> make_memcpy_module() { return std::make_unique<MemcpyModule>(); }
+
+}  // namespace npgpu

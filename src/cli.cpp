@@ -1,0 +1,155 @@
+// The command line: every option, its default, and the one-line errors for what is not allowed.
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <map>
+
+#include "npgpu/errors.hpp"
+#include "npgpu/options.hpp"
+#include "npgpu/version.hpp"
+
+namespace npgpu {
+namespace {
+
+template <typename Value>
+Value choose(const std::map<std::string, Value>& choices, const std::string& name) {
+  return choices.at(name);  // CLI::IsMember has already accepted the name
+}
+
+template <typename Value>
+std::vector<std::string> names_of(const std::map<std::string, Value>& choices) {
+  std::vector<std::string> names;
+  for (const auto& entry : choices) names.push_back(entry.first);
+  return names;
+}
+
+// "0.01" or "1%".
+double parse_fraction(const std::string& text, const char* option) {
+  std::string number = text;
+  const bool percent = !number.empty() && number.back() == '%';
+  if (percent) number.pop_back();
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != number.size() || !std::isfinite(value))
+    throw UsageError(std::string(option) + " '" + text + "': not a number; write a fraction such as 0.01 or a percentage such as 1%");
+  value = percent ? value / 100 : value;
+  if (value <= 0 || value >= 1)
+    throw UsageError(std::string(option) + " '" + text + "': must lie between 0 and 1 (0% and 100%), exclusive");
+  return value;
+}
+
+std::string quoted_command_line(const std::vector<std::string>& args) {
+  std::string line;
+  for (const std::string& arg : args) {
+    if (!line.empty()) line += ' ';
+    const bool plain = !arg.empty() && arg.find_first_of(" \t'\"\\$") == std::string::npos;
+    line += plain ? arg : "'" + arg + "'";
+  }
+  return line;
+}
+
+const std::map<std::string, Pattern> kPatterns{
+    {"pingpong", Pattern::pingpong}, {"stream", Pattern::stream}, {"bidir", Pattern::bidir}};
+const std::map<std::string, Headline> kHeadlines{
+    {"median", Headline::median}, {"min", Headline::min}, {"mean", Headline::mean}};
+const std::map<std::string, CacheState> kCaches{{"cold", CacheState::cold}, {"warm", CacheState::warm}};
+const std::map<std::string, Concurrency> kConcurrency{
+    {"together", Concurrency::together}, {"alone", Concurrency::alone}};
+const std::map<std::string, Units> kUnits{{"decimal", Units::decimal}, {"binary", Units::binary}};
+
+}  // namespace
+
+ParsedCommand parse_command_line(const std::vector<std::string>& args) {
+  ParsedCommand parsed;
+  RunOptions& o = parsed.options;
+  o.command_line = quoted_command_line(args);
+
+  CLI::App app{"npgpu: how fast bytes move between host memory, GPUs and nodes, size by size.\n"
+               "Run it under mpirun, e.g. 'mpirun -np 2 npgpu --module mpi -o run.h5'.",
+               "npgpu"};
+  app.set_version_flag("--version", std::string("npgpu ") + kVersion);
+  app.get_formatter()->column_width(30);
+
+  std::string pattern, headline = "median", cache = "cold", concurrency = "together", units = "decimal";
+  std::string lower, upper, precision;
+  bool list_modules = false;
+  app.add_option("-m,--module", o.module, "Transport module to measure (see --list-modules)");
+  app.add_flag("--list-modules", list_modules, "List every module, what it measures and whether it can run here");
+  app.add_option("--pattern", pattern, "pingpong (latency = half a round trip), stream (one-way window + ack), "
+                 "bidir (both ways at once); default: the module's first")->check(CLI::IsMember(names_of(kPatterns)));
+  app.add_option("--lower", lower, std::string("Smallest message size (default 1 B). Sizes are ") + kSizeSyntax);
+  app.add_option("--upper", upper, "Largest message size (default: the module's, see --list-modules)");
+  app.add_option("--perturbation", o.schedule.perturbation, "NetPIPE perturbation p: also test n-p and n+p (0: off)")
+      ->capture_default_str();
+  app.add_flag("--fac2", o.schedule.fac2, "Plain powers of two instead of NetPIPE's schedule");
+  app.add_option("--trial-time", o.calibration.trial_seconds, "Target seconds per timed trial")
+      ->capture_default_str()->check(CLI::Range(1e-5, 60.0));
+  app.add_option("--min-trials", o.min_trials, "Trials per size at least")->capture_default_str()->check(CLI::Range(1, 1000));
+  app.add_option("--max-trials", o.max_trials, "Trials per size at most")->capture_default_str()->check(CLI::Range(1, 1000));
+  app.add_option("--precision", precision, "Stop adding trials once the median's relative standard error is "
+                 "inside this (default 0.01 = 1%)");
+  app.add_option("--window", o.window, "Messages in flight per window for stream and bidir")
+      ->capture_default_str()->check(CLI::Range(1, 1 << 20));
+  app.add_option("--timer", o.timer, "Host timer: wall (monotonic), gettimeofday, mpi (MPI_Wtime)")
+      ->capture_default_str()->check(CLI::IsMember({"wall", "gettimeofday", "mpi"}));
+  app.add_option("--headline", headline, "Statistic shown as the result: median, min, mean (default median)")
+      ->check(CLI::IsMember(names_of(kHeadlines)));
+  app.add_option("--cache", cache, "cold: rotate buffers over more memory than the caches (default); "
+                 "warm: reuse one buffer")->check(CLI::IsMember(names_of(kCaches)));
+  app.add_option("--concurrency", concurrency, "Modules where each rank measures its own path: together "
+                 "(all ranks at once, default) or alone (one rank after another)")
+      ->check(CLI::IsMember(names_of(kConcurrency)));
+  app.add_flag("--check", o.check_data, "After each trial, move one message and check every byte");
+  app.add_option("--units", units, "Throughput units on the console: decimal (GB/s = 1e9 B/s, default) or "
+                 "binary (GiB/s)")->check(CLI::IsMember(names_of(kUnits)));
+  app.add_option("-o,--output", o.output, "HDF5 file to create or append this run to (default: a new "
+                 "npgpu-<module>-<time>.h5)");
+  app.footer("Exit codes: 0 done, 1 the measurement failed, 2 bad input (nothing written).");
+
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::CallForHelp&) {
+    parsed.action = Action::help;
+    parsed.text = app.help();
+    return parsed;
+  } catch (const CLI::CallForVersion&) {
+    parsed.action = Action::version;
+    parsed.text = std::string("npgpu ") + kVersion + "\n";
+    return parsed;
+  } catch (const CLI::ParseError& error) {
+    throw UsageError(error.what());
+  }
+
+  if (list_modules) {
+    parsed.action = Action::list_modules;
+    return parsed;
+  }
+  if (o.module.empty()) throw UsageError("no module given: use --module NAME (see --list-modules)");
+  o.pattern_given = !pattern.empty();
+  if (o.pattern_given) o.pattern = choose(kPatterns, pattern);
+  o.concurrency = choose(kConcurrency, concurrency);
+  o.headline = choose(kHeadlines, headline);
+  o.cache = choose(kCaches, cache);
+  o.units = choose(kUnits, units);
+  if (!precision.empty()) o.precision = parse_fraction(precision, "--precision");
+  if (!lower.empty()) o.schedule.lower = parse_size(lower, "--lower");
+  if (!upper.empty()) {
+    o.schedule.upper = parse_size(upper, "--upper");
+    o.upper_given = true;
+  }
+  if (o.upper_given && o.schedule.lower > o.schedule.upper)
+    throw UsageError("--lower " + lower + " is above --upper " + upper + ": the smallest size must not exceed the largest");
+  if (o.min_trials > o.max_trials)
+    throw UsageError("--min-trials " + std::to_string(o.min_trials) + " is above --max-trials " +
+                     std::to_string(o.max_trials));
+  return parsed;
+}
+
+}  // namespace npgpu

@@ -1,0 +1,117 @@
+#include "npgpu/console.hpp"
+
+#include <string>
+
+#include "npgpu/version.hpp"
+
+namespace npgpu {
+namespace {
+
+std::string ranks_line(const SystemInfo& system) {
+  std::string line = std::to_string(system.ranks.size()) + (system.ranks.size() == 1 ? " rank" : " ranks") +
+                     " on " + std::to_string(system.host_count) + (system.host_count == 1 ? " host" : " hosts") + ":";
+  for (std::size_t r = 0; r < system.ranks.size(); ++r)
+    line += (r ? ", " : " ") + std::string("rank ") + std::to_string(r) + " on " + system.ranks[r].host +
+            " (cpus " + system.ranks[r].cpus + ")";
+  return line;
+}
+
+std::string schedule_line(const RunRecord& record) {
+  const ScheduleOptions& s = record.options.schedule;
+  std::string how = s.fac2 ? "powers of two" : "NetPIPE schedule, perturbation " + std::to_string(s.perturbation);
+  return std::to_string(record.schedule.size()) + " from " + format_bytes(record.schedule.front()) + " to " +
+         format_bytes(record.schedule.back()) + " (" + how + ")";
+}
+
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g%%", 100 * fraction);
+  return text;
+}
+
+std::string progress_text(const Progress& progress) {
+  char text[64];
+  std::snprintf(text, sizeof text, "[%3zu/%zu]", progress.done, progress.total);
+  return text;
+}
+
+std::string time_left(const Progress& progress) {
+  if (progress.done == progress.total) return "done";
+  return "~" + format_seconds(progress.seconds_left) + " left";
+}
+
+}  // namespace
+
+void ConsoleReporter::begin(const RunRecord& r) {
+  const RunOptions& o = r.options;
+  const char* headline = headline_name(o.headline);
+  std::fprintf(out_, "npgpu %s: module %s, pattern %s\n", kVersion, r.module.name.c_str(), pattern_name(o.pattern));
+  std::fprintf(out_, "  what:       %s\n", r.module.measures.c_str());
+  std::fprintf(out_, "  ranks:      %s\n", ranks_line(r.system).c_str());
+  std::fprintf(out_, "  timing:     %s\n", r.timing.c_str());
+  std::fprintf(out_, "  timer:      %s = %s, resolution %s%s\n", o.timer.c_str(), r.timer_description.c_str(),
+               format_seconds(r.timer_resolution).c_str(),
+               r.alt_timer.empty() ? "" : (", and " + r.alt_timer + " beside it").c_str());
+  std::fprintf(out_, "  sizes:      %s\n", schedule_line(r).c_str());
+  std::fprintf(out_, "  trials:     %s each, %llu to %llu per size, until the median's relative standard error is within %s\n",
+               format_seconds(o.calibration.trial_seconds).c_str(), static_cast<unsigned long long>(o.min_trials),
+               static_cast<unsigned long long>(o.max_trials), percent(o.precision).c_str());
+  std::fprintf(out_, "  buffers:    %s\n", r.buffers.c_str());
+  std::fprintf(out_, "  throughput: %s, in %s\n", r.throughput_meaning.c_str(),
+               o.units == Units::decimal ? "decimal units (1 GB/s = 1e9 B/s)" : "binary units (1 GiB/s = 2^30 B/s)");
+  std::fprintf(out_, "  headline:   the %s over trials; +- is the median's relative standard error\n", headline);
+  if (r.module.layout == Layout::per_rank && r.system.ranks.size() > 1)
+    std::fprintf(out_, "  ranks measure %s; each line shows every rank's %s throughput and their sum\n",
+                 o.concurrency == Concurrency::together ? "at the same time" : "one after another", headline);
+  else
+    std::fprintf(out_, "\n%-10s %10s %12s %12s %12s %12s %7s %6s\n", "", "size", headline, "min", "max",
+                 "throughput", "+-", "trials");
+  std::fflush(out_);
+}
+
+void ConsoleReporter::size_done(const RunRecord& r, std::size_t index, const Progress& progress) {
+  const Headline headline = r.options.headline;
+  const Units units = r.options.units;
+  const std::uint64_t bytes = r.schedule[index];
+  // The curves measured together at this size are those holding index + 1 sizes, at the end.
+  std::vector<const SizeResult*> results;
+  for (const Curve& curve : r.curves)
+    if (curve.sizes.size() == index + 1) results.push_back(&curve.sizes.back());
+  if (results.size() == 1 && !(r.module.layout == Layout::per_rank && r.system.ranks.size() > 1)) {
+    const SizeResult& s = *results.front();
+    std::fprintf(out_, "%-10s %10s %12s %12s %12s %12s %7s %6zu  %s\n", progress_text(progress).c_str(),
+                 format_bytes(bytes).c_str(), format_seconds(headline_of(s.time, headline)).c_str(),
+                 format_seconds(s.time.min).c_str(), format_seconds(s.time.max).c_str(),
+                 format_throughput(s.throughput(headline_of(s.time, headline)), units).c_str(),
+                 percent(s.precision).c_str(), s.trial_seconds.size(), time_left(progress).c_str());
+  } else {
+    std::string line;
+    double sum = 0;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const double throughput = results[i]->throughput(headline_of(results[i]->time, headline));
+      sum += throughput;
+      const int rank = r.curves[r.curves.size() - results.size() + i].rank;
+      line += "  rank " + std::to_string(rank) + " " + format_throughput(throughput, units);
+    }
+    if (results.size() > 1) line += "  sum " + format_throughput(sum, units);
+    std::fprintf(out_, "%-10s %10s%s  %s\n", progress_text(progress).c_str(), format_bytes(bytes).c_str(),
+                 line.c_str(), time_left(progress).c_str());
+  }
+  std::fflush(out_);
+}
+
+void ConsoleReporter::end(const RunRecord& r) {
+  const Headline headline = r.options.headline;
+  std::fprintf(out_, "\nSummary (%s over trials, pattern %s):\n", headline_name(headline), pattern_name(r.options.pattern));
+  for (const Curve& curve : r.curves) {
+    const CurveSummary s = summarize_curve(curve, headline);
+    const std::string who = r.curves.size() > 1 ? "  rank " + std::to_string(curve.rank) + ": " : "  ";
+    std::fprintf(out_, "%ssmall-message latency %s at %s; peak throughput %s at %s; half of peak from %s\n",
+                 who.c_str(), format_seconds(s.latency_seconds).c_str(), format_bytes(s.latency_bytes).c_str(),
+                 format_throughput(s.peak_throughput, r.options.units).c_str(), format_bytes(s.peak_bytes).c_str(),
+                 format_bytes(s.half_peak_bytes).c_str());
+  }
+  std::fflush(out_);
+}
+
+}  // namespace npgpu

@@ -1,0 +1,306 @@
+#include "npgpu/hdf5_record.hpp"
+
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <utility>
+
+#include "npgpu/errors.hpp"
+#include "npgpu/version.hpp"
+
+namespace npgpu {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char* kSchema = "npgpu-run-1";
+
+// An HDF5 identifier closed when it goes out of scope.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t), const std::string& what) : id_(id), close_(close) {
+    if (id_ < 0) throw RunError("HDF5: could not " + what);
+  }
+  Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  operator hid_t() const { return id_; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+void check(herr_t status, const std::string& what) {
+  if (status < 0) throw RunError("HDF5: could not " + what);
+}
+
+bool is_hdf5(const std::string& path) {
+#if H5_VERSION_GE(1, 12, 0)
+  return H5Fis_accessible(path.c_str(), H5P_DEFAULT) > 0;
+#else
+  return H5Fis_hdf5(path.c_str()) > 0;
+#endif
+}
+
+Handle utf8_string_type() {
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "make a string type");
+  check(H5Tset_size(type, H5T_VARIABLE), "size a string type");
+  check(H5Tset_cset(type, H5T_CSET_UTF8), "set UTF-8");
+  return type;
+}
+
+void attribute(hid_t object, const char* name, const std::string& value) {
+  Handle type = utf8_string_type();
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, "make a scalar space");
+  Handle attr(H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+              std::string("create attribute ") + name);
+  const char* text = value.c_str();
+  check(H5Awrite(attr, type, &text), std::string("write attribute ") + name);
+}
+
+template <typename Number>
+void attribute(hid_t object, const char* name, Number value) {
+  const hid_t type = std::is_floating_point_v<Number> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64;
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, "make a scalar space");
+  Handle attr(H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+              std::string("create attribute ") + name);
+  if constexpr (std::is_floating_point_v<Number>) {
+    const double stored = value;
+    check(H5Awrite(attr, type, &stored), std::string("write attribute ") + name);
+  } else {
+    const std::int64_t stored = static_cast<std::int64_t>(value);
+    check(H5Awrite(attr, type, &stored), std::string("write attribute ") + name);
+  }
+}
+
+void describe(hid_t dataset, const char* units, const char* description) {
+  attribute(dataset, "units", std::string(units));
+  attribute(dataset, "description", std::string(description));
+}
+
+// A 1-D (cols == 0) or 2-D dataset of doubles or 64-bit integers.
+template <typename Number>
+void dataset(hid_t group, const char* name, const std::vector<Number>& values, hsize_t cols, const char* units,
+             const char* description) {
+  const hsize_t dims[2] = {cols ? values.size() / cols : values.size(), cols};
+  const hid_t type = std::is_floating_point_v<Number> ? H5T_NATIVE_DOUBLE
+                     : std::is_signed_v<Number>       ? H5T_NATIVE_INT64
+                                                      : H5T_NATIVE_UINT64;
+  Handle space(H5Screate_simple(cols ? 2 : 1, dims, nullptr), H5Sclose, "make a dataspace");
+  Handle set(H5Dcreate2(group, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose,
+             std::string("create dataset ") + name);
+  if (!values.empty()) check(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), std::string("write ") + name);
+  describe(set, units, description);
+}
+
+void strings(hid_t group, const char* name, const std::vector<std::string>& values, const char* description) {
+  Handle type = utf8_string_type();
+  const hsize_t dims[1] = {values.size()};
+  Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "make a dataspace");
+  Handle set(H5Dcreate2(group, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose,
+             std::string("create dataset ") + name);
+  std::vector<const char*> texts;
+  for (const std::string& value : values) texts.push_back(value.c_str());
+  if (!texts.empty()) check(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()), std::string("write ") + name);
+  describe(set, "", description);
+}
+
+Handle group(hid_t parent, const std::string& name) {
+  if (H5Lexists(parent, name.c_str(), H5P_DEFAULT) > 0)
+    return Handle(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), H5Gclose, "open group " + name);
+  return Handle(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+                "create group " + name);
+}
+
+void write_system(hid_t run, const SystemInfo& system) {
+  Handle g = group(run, "system");
+  attribute(g, "cpu_model", system.cpu_model);
+  attribute(g, "kernel", system.kernel);
+  attribute(g, "memory_bytes", system.memory_bytes);
+  attribute(g, "last_level_cache_bytes", system.last_level_cache_bytes);
+  attribute(g, "numa_nodes", system.numa_nodes);
+  attribute(g, "host_count", system.host_count);
+  attribute(g, "mpi_library", system.mpi_library);
+  attribute(g, "hdf5_version", system.hdf5_version);
+  std::vector<std::string> hosts, cpus, parameters;
+  for (const RankPlacement& rank : system.ranks) {
+    hosts.push_back(rank.host);
+    cpus.push_back(rank.cpus);
+  }
+  for (const auto& [name, value] : system.mpi_parameters) parameters.push_back(name + "=" + value);
+  strings(g, "rank_host", hosts, "host name of each rank, by rank");
+  strings(g, "rank_cpus", cpus, "cores each rank was allowed to run on, by rank");
+  strings(g, "mpi_parameters", parameters, "Open MPI MCA parameters set for the run (OMPI_MCA_*, e.g. btl=tcp,self)");
+}
+
+void write_curve(hid_t curves, const Curve& curve, const RunRecord& record) {
+  Handle g = group(curves, "rank" + std::to_string(curve.rank));
+  attribute(g, "rank", curve.rank);
+  attribute(g, "host", curve.host);
+  const CurveSummary summary = summarize_curve(curve, record.options.headline);
+  attribute(g, "summary_latency_s", summary.latency_seconds);
+  attribute(g, "summary_latency_bytes", summary.latency_bytes);
+  attribute(g, "summary_peak_throughput_B_per_s", summary.peak_throughput);
+  attribute(g, "summary_peak_bytes", summary.peak_bytes);
+  attribute(g, "summary_half_peak_bytes", summary.half_peak_bytes);
+
+  const std::size_t max_trials = record.options.max_trials;
+  std::vector<std::uint64_t> bytes, reps, trials;
+  std::vector<double> transfers, bytes_per_transfer, wall, precision;
+  std::vector<double> times[5], throughputs[4];
+  std::vector<double> raw, raw_alt;
+  bool has_alt = false;
+  for (const SizeResult& s : curve.sizes) {
+    bytes.push_back(s.bytes);
+    reps.push_back(s.reps);
+    trials.push_back(s.trial_seconds.size());
+    transfers.push_back(s.shape.transfers_per_rep);
+    bytes_per_transfer.push_back(s.shape.bytes_per_transfer);
+    wall.push_back(s.wall_seconds);
+    precision.push_back(s.precision);
+    const double stats[5] = {s.time.min, s.time.median, s.time.mean, s.time.max, s.time.stddev};
+    for (int i = 0; i < 5; ++i) times[i].push_back(stats[i]);
+    for (int i = 0; i < 4; ++i) throughputs[i].push_back(s.throughput(stats[i]));
+    std::vector<double> row(max_trials, std::nan("")), alt_row(max_trials, std::nan(""));
+    std::copy(s.trial_seconds.begin(), s.trial_seconds.end(), row.begin());
+    std::copy(s.trial_alt_seconds.begin(), s.trial_alt_seconds.end(), alt_row.begin());
+    has_alt = has_alt || !s.trial_alt_seconds.empty();
+    raw.insert(raw.end(), row.begin(), row.end());
+    raw_alt.insert(raw_alt.end(), alt_row.begin(), alt_row.end());
+  }
+  dataset(g, "bytes", bytes, 0, "B", "message size");
+  dataset(g, "reps", reps, 0, "1", "repetitions of the pattern in each trial");
+  dataset(g, "trials", trials, 0, "1", "trials kept for this size (the rest of its trial_seconds row is NaN)");
+  dataset(g, "transfers_per_rep", transfers, 0, "1", "transfers in one repetition (pingpong 2, stream and bidir: the window)");
+  dataset(g, "bytes_per_transfer", bytes_per_transfer, 0, "B", "bytes one transfer counts (bidir: both directions)");
+  dataset(g, "trial_seconds", raw, max_trials, "s",
+          "raw time of each trial, all repetitions; time per transfer = trial_seconds / (reps * transfers_per_rep)");
+  if (has_alt)
+    dataset(g, "trial_alt_seconds", raw_alt, max_trials, "s", "the same trials timed by the module's second timer (alt_timer)");
+  const char* stat_names[5] = {"time_min", "time_median", "time_mean", "time_max", "time_stddev"};
+  for (int i = 0; i < 5; ++i)
+    dataset(g, stat_names[i], times[i], 0, "s", "statistic of the one-way time per transfer over the trials");
+  const char* throughput_names[4] = {"throughput_from_time_min", "throughput_from_time_median",
+                                     "throughput_from_time_mean", "throughput_from_time_max"};
+  for (int i = 0; i < 4; ++i)
+    dataset(g, throughput_names[i], throughputs[i], 0, "B/s", "bytes_per_transfer divided by that time statistic");
+  dataset(g, "precision", precision, 0, "1", "relative standard error of the median time (robust, from the MAD)");
+  dataset(g, "wall_seconds", wall, 0, "s", "time this size took, warm-up and checks included");
+}
+
+void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
+  Handle runs = group(file, "runs");
+  Handle run = group(runs, name);
+  const RunOptions& o = r.options;
+  attribute(run, "module", r.module.name);
+  attribute(run, "module_measures", r.module.measures);
+  attribute(run, "pattern", std::string(pattern_name(o.pattern)));
+  attribute(run, "headline", std::string(headline_name(o.headline)));
+  attribute(run, "command_line", o.command_line);
+  attribute(run, "started_utc", r.started_utc);
+  attribute(run, "finished_utc", r.finished_utc);
+  attribute(run, "npgpu_version", std::string(kVersion));
+  attribute(run, "timer", o.timer);
+  attribute(run, "timer_description", r.timer_description);
+  attribute(run, "timer_resolution_s", r.timer_resolution);
+  attribute(run, "alt_timer", r.alt_timer);
+  attribute(run, "timing", r.timing);
+  attribute(run, "throughput_meaning", r.throughput_meaning);
+  attribute(run, "buffers", r.buffers);
+  attribute(run, "cache", std::string(o.cache == CacheState::cold ? "cold" : "warm"));
+  attribute(run, "schedule", std::string(o.schedule.fac2 ? "fac2" : "netpipe"));
+  attribute(run, "perturbation", o.schedule.perturbation);
+  attribute(run, "lower_bytes", o.schedule.lower);
+  attribute(run, "upper_bytes", o.schedule.upper);
+  attribute(run, "trial_time_s", o.calibration.trial_seconds);
+  attribute(run, "min_trials", o.min_trials);
+  attribute(run, "max_trials", o.max_trials);
+  attribute(run, "precision_target", o.precision);
+  attribute(run, "window", o.window);
+  attribute(run, "concurrency", std::string(o.concurrency == Concurrency::together ? "together" : "alone"));
+  attribute(run, "data_check", std::string(o.check_data ? "every trial, every byte" : "tag on every message"));
+  attribute(run, "ranks", static_cast<std::int64_t>(r.system.ranks.size()));
+  attribute(run, "throughput_units", std::string("B/s (console: ") + (o.units == Units::decimal ? "GB/s = 1e9 B/s)" : "GiB/s = 2^30 B/s)"));
+  write_system(run, r.system);
+  Handle curves = group(run, "curves");
+  for (const Curve& curve : r.curves) write_curve(curves, curve, r);
+}
+
+std::string next_run_name(hid_t file) {
+  if (H5Lexists(file, "runs", H5P_DEFAULT) <= 0) return "0001";
+  Handle runs(H5Gopen2(file, "runs", H5P_DEFAULT), H5Gclose, "open /runs");
+  H5G_info_t info{};
+  check(H5Gget_info(runs, &info), "read /runs");
+  for (hsize_t number = info.nlinks + 1;; ++number) {
+    char name[32];
+    std::snprintf(name, sizeof name, "%04llu", static_cast<unsigned long long>(number));
+    if (H5Lexists(runs, name, H5P_DEFAULT) <= 0) return name;
+  }
+}
+
+fs::path directory_of(const std::string& path) {
+  const fs::path parent = fs::path(path).parent_path();
+  return parent.empty() ? fs::path(".") : parent;
+}
+
+}  // namespace
+
+void check_output_path(const std::string& path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const fs::path directory = directory_of(path);
+  std::error_code error;
+  if (!fs::is_directory(directory, error))
+    throw UsageError("-o " + path + ": directory '" + directory.string() + "' does not exist; create it or choose another path");
+  if (access(directory.c_str(), W_OK) != 0)
+    throw UsageError("-o " + path + ": directory '" + directory.string() + "' is not writable");
+  if (!fs::exists(path, error)) return;
+  if (!fs::is_regular_file(path, error))
+    throw UsageError("-o " + path + ": exists and is not a regular file; choose a new name or an npgpu HDF5 file");
+  if (!is_hdf5(path))
+    throw UsageError("-o " + path + ": exists and is not an HDF5 file (left untouched); choose a new name or an HDF5 file to append to");
+  if (access(path.c_str(), W_OK) != 0) throw UsageError("-o " + path + ": the HDF5 file is not writable");
+}
+
+std::string default_output_path(const std::string& module, const std::string& utc_stamp) {
+  const std::string stem = "npgpu-" + module + "-" + utc_stamp;
+  std::string path = stem + ".h5";
+  for (int k = 2; fs::exists(path); ++k) path = stem + "-" + std::to_string(k) + ".h5";
+  return path;
+}
+
+std::string write_run(const std::string& path, const RunRecord& record) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const bool appending = fs::exists(path);
+  const fs::path temporary = directory_of(path) / ("." + fs::path(path).filename().string() + ".npgpu-" +
+                                                   std::to_string(getpid()) + ".tmp");
+  try {
+    std::string name;
+    {
+      if (appending) fs::copy_file(path, temporary, fs::copy_options::overwrite_existing);
+      Handle file(appending ? H5Fopen(temporary.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)
+                            : H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                  H5Fclose, (appending ? "open " : "create ") + path);
+      if (!appending) {
+        attribute(file, "schema", std::string(kSchema));
+        attribute(file, "created_by", std::string("npgpu ") + kVersion);
+      }
+      name = next_run_name(file);
+      write_run_group(file, name, record);
+      check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush " + path);
+    }
+    fs::rename(temporary, path);
+    return "/runs/" + name;
+  } catch (const std::exception& failure) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw RunError(std::string(failure.what()) + " (" + path + " was left as it was)");
+  }
+}
+
+}  // namespace npgpu

@@ -1,0 +1,200 @@
+// npgpu's entry point: parse, check everything that can be checked before measuring, set the
+// module up, sweep, report. Every check that one rank alone may fail goes through
+// Team::first_error so that all ranks stop together.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <optional>
+#include <string>
+
+#include "npgpu/buffers.hpp"
+#include "npgpu/catalog.hpp"
+#include "npgpu/console.hpp"
+#include "npgpu/driver.hpp"
+#include "npgpu/errors.hpp"
+#include "npgpu/hdf5_record.hpp"
+
+namespace npgpu {
+namespace {
+
+std::string utc_now(const char* format) {
+  const std::time_t now = std::time(nullptr);
+  std::tm parts{};
+  gmtime_r(&now, &parts);
+  char text[64];
+  std::strftime(text, sizeof text, format, &parts);
+  return text;
+}
+
+int ranks_on_this_host(const Team& team) {
+  MPI_Comm local;
+  MPI_Comm_split_type(team.comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+  int count = 1;
+  MPI_Comm_size(local, &count);
+  MPI_Comm_free(&local);
+  return count;
+}
+
+int fail(const Team& team, const std::string& message, int code) {
+  if (team.is_root()) std::fprintf(stderr, "npgpu: error: %s\n", message.c_str());
+  return code;
+}
+
+std::string timing_text(const ModuleInfo& module, Pattern pattern) {
+  if (module.layout == Layout::per_rank) return "each rank times its own transfers";
+  switch (pattern) {
+    case Pattern::pingpong: return "rank 0 times round trips; one transfer = one way = half a round trip";
+    case Pattern::stream: return "rank 0 times windows of messages, each closed by the receiver's ack; one transfer = one message";
+    case Pattern::bidir: return "rank 0 times windows sent both ways at once; one transfer = one message each way";
+  }
+  return {};
+}
+
+std::string buffers_text(const RunOptions& options, std::uint64_t cache_bytes) {
+  if (options.cache == CacheState::warm) return "cache-warm: every message reuses the same buffer";
+  return "cache-cold: messages rotate over " +
+         format_bytes(rotation_pool_bytes(options.schedule.upper, cache_bytes, true)) +
+         " per buffer (last-level cache " + format_bytes(cache_bytes) + ")";
+}
+
+// Everything decided from the command line alone; the same on every rank.
+struct Plan {
+  const CatalogEntry* entry = nullptr;
+  RunOptions options;
+  std::vector<std::uint64_t> schedule;
+};
+
+Plan make_plan(RunOptions options, int ranks) {
+  Plan plan;
+  plan.entry = &find_module(options.module);
+  const ModuleInfo& info = plan.entry->info;
+  if (plan.entry->make == nullptr)
+    throw UsageError("module " + info.name + " needs " + info.build_needs + ", and this build has none: rebuild where " +
+                     info.build_needs + " is installed (see README, 'Building')");
+  if (info.layout == Layout::pair && ranks != 2)
+    throw UsageError("module " + info.name + " measures between exactly 2 ranks, and this run has " +
+                     std::to_string(ranks) + ": start it with 'mpirun -np 2 npgpu --module " + info.name + "'");
+  if (!options.pattern_given) options.pattern = info.patterns.front();
+  if (std::find(info.patterns.begin(), info.patterns.end(), options.pattern) == info.patterns.end()) {
+    std::string allowed;
+    for (Pattern p : info.patterns) allowed += (allowed.empty() ? "" : ", ") + std::string(pattern_name(p));
+    throw UsageError("--pattern " + std::string(pattern_name(options.pattern)) + ": module " + info.name +
+                     " supports " + allowed);
+  }
+  if (!options.upper_given) {
+    options.schedule.upper = info.default_upper;
+    if (options.schedule.lower > options.schedule.upper)
+      throw UsageError("--lower " + format_bytes(options.schedule.lower) + " is above module " + info.name +
+                       "'s default upper size " + format_bytes(info.default_upper) + ": give --upper too");
+  }
+  plan.schedule = make_schedule(options.schedule);
+  plan.options = std::move(options);
+  return plan;
+}
+
+void check_memory(const Module& module, const RunOptions& options, int ranks_here) {
+  const std::uint64_t per_rank = module.host_bytes_needed(options, options.schedule.upper);
+  const std::uint64_t available = physical_memory_bytes();
+  if (per_rank / 2 * static_cast<std::uint64_t>(ranks_here) >= available / 2)
+    throw UsageError("--upper " + format_bytes(options.schedule.upper) + ": module " + options.module + " would need " +
+                     format_bytes(per_rank) + " of host memory on each of " + std::to_string(ranks_here) +
+                     " ranks here, and this machine has " + format_bytes(available) + "; choose a smaller --upper");
+}
+
+// Runs a step on every rank and returns the first failure any rank had, on every rank.
+template <typename Step>
+std::optional<std::string> on_every_rank(const Team& team, Step step) {
+  std::optional<std::string> failure;
+  try {
+    step();
+  } catch (const UsageError& error) {
+    failure = error.what();
+  }
+  return team.first_error(failure);
+}
+
+int run(const std::vector<std::string>& args, const Team& team) {
+  ParsedCommand command;
+  try {
+    command = parse_command_line(args);
+  } catch (const UsageError& error) {
+    return fail(team, error.what(), kExitUsage);
+  }
+  if (command.action == Action::help || command.action == Action::version) {
+    if (team.is_root()) std::fputs(command.text.c_str(), stdout);
+    return 0;
+  }
+  if (command.action == Action::list_modules) {
+    if (team.is_root()) std::fputs(describe_modules(team.size()).c_str(), stdout);
+    return 0;
+  }
+
+  const int ranks_here = ranks_on_this_host(team);
+  Plan plan;
+  std::unique_ptr<Module> module;
+  std::unique_ptr<Clock> clock;
+  RunRecord record;
+  record.started_utc = utc_now("%Y-%m-%dT%H:%M:%SZ");
+  std::optional<std::string> failure = on_every_rank(team, [&] {
+    plan = make_plan(command.options, team.size());
+    if (plan.entry->unavailable_here != nullptr)
+      if (const std::string why = plan.entry->unavailable_here(); !why.empty())
+        throw UsageError("module " + plan.options.module + " cannot run here: " + why);
+    clock = make_clock(plan.options.timer);
+    module = plan.entry->make();
+    check_memory(*module, plan.options, ranks_here);
+    if (team.is_root()) {
+      if (plan.options.output.empty())
+        plan.options.output = default_output_path(plan.options.module, utc_now("%Y%m%d-%H%M%S"));
+      check_output_path(plan.options.output);
+    }
+  });
+  if (failure) return fail(team, *failure, kExitUsage);
+
+  failure = on_every_rank(team, [&] { module->setup({team, plan.options, plan.options.schedule.upper}); });
+  if (failure) return fail(team, *failure, kExitUsage);
+
+  record.module = plan.entry->info;
+  record.options = plan.options;
+  record.schedule = plan.schedule;
+  record.system = collect_system_info(team);
+  record.timer_description = clock->description();
+  record.timer_resolution = measure_resolution(*clock);
+  record.alt_timer = module->alt_timer_name();
+  record.timing = timing_text(record.module, plan.options.pattern);
+  record.throughput_meaning = module->throughput_meaning(plan.options.pattern);
+  record.buffers = buffers_text(plan.options, record.system.last_level_cache_bytes);
+
+  ConsoleReporter console(stdout);
+  run_sweep(*module, record, team, *clock, console);
+  record.finished_utc = utc_now("%Y-%m-%dT%H:%M:%SZ");
+  if (!team.is_root()) return 0;
+  console.end(record);
+  const std::string run_group = write_run(plan.options.output, record);
+  std::printf("  record: %s (%s)\n", plan.options.output.c_str(), run_group.c_str());
+  return 0;
+}
+
+}  // namespace
+}  // namespace npgpu
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int code = 0;
+  {
+    const npgpu::Team team(MPI_COMM_WORLD);
+    try {
+      code = npgpu::run(std::vector<std::string>(argv, argv + argc), team);
+    } catch (const std::exception& error) {
+      // A failure mid-run (corrupt data, a failed library call): a peer may be blocked waiting
+      // for this rank, so the whole job stops here rather than hanging.
+      std::fprintf(stderr, "npgpu: rank %d: %s\n", team.rank(), error.what());
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, npgpu::kExitRunError);
+    }
+  }
+  MPI_Finalize();
+  return code;
+}

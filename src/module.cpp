@@ -1,0 +1,33 @@
+#include "npgpu/module.hpp"
+
+namespace npgpu {
+
+TransferShape Module::shape(Pattern pattern, std::uint64_t bytes, std::uint64_t window) const {
+  const auto n = static_cast<double>(bytes);
+  switch (pattern) {
+    case Pattern::pingpong: return {2, n};
+    case Pattern::stream: return {static_cast<double>(window), n};
+    case Pattern::bidir: return {static_cast<double>(window), 2 * n};
+  }
+  return {1, n};
+}
+
+std::string Module::throughput_meaning(Pattern pattern) const {
+  switch (pattern) {
+    case Pattern::pingpong: return "message bytes / one-way time (half the round trip)";
+    case Pattern::stream: return "message bytes / (window time / messages in the window), one direction";
+    case Pattern::bidir: return "bytes of both directions together / time per message pair";
+  }
+  return {};
+}
+
+const char* pattern_name(Pattern pattern) {
+  switch (pattern) {
+    case Pattern::pingpong: return "pingpong";
+    case Pattern::stream: return "stream";
+    case Pattern::bidir: return "bidir";
+  }
+  return "?";
+}
+
+}  // namespace npgpu

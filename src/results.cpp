@@ -1,0 +1,72 @@
+#include "npgpu/results.hpp"
+
+#include <cmath>
+
+namespace npgpu {
+namespace {
+
+constexpr std::size_t kHeader = 7;  // bytes, reps, transfers, bytes/transfer, wall, trials, alt trials
+
+}  // namespace
+
+void summarize_trials(SizeResult& result) {
+  std::vector<double> per_transfer;
+  per_transfer.reserve(result.trial_seconds.size());
+  for (double seconds : result.trial_seconds) per_transfer.push_back(result.seconds_per_transfer(seconds));
+  result.time = summarize(per_transfer);
+  result.precision = median_relative_error(per_transfer);
+}
+
+std::size_t packed_length(std::size_t max_trials) { return kHeader + 2 * max_trials; }
+
+std::vector<double> pack(const SizeResult& result, std::size_t max_trials) {
+  std::vector<double> packed(packed_length(max_trials), std::nan(""));
+  packed[0] = static_cast<double>(result.bytes);
+  packed[1] = static_cast<double>(result.reps);
+  packed[2] = result.shape.transfers_per_rep;
+  packed[3] = result.shape.bytes_per_transfer;
+  packed[4] = result.wall_seconds;
+  packed[5] = static_cast<double>(result.trial_seconds.size());
+  packed[6] = static_cast<double>(result.trial_alt_seconds.size());
+  for (std::size_t i = 0; i < result.trial_seconds.size(); ++i) packed[kHeader + i] = result.trial_seconds[i];
+  for (std::size_t i = 0; i < result.trial_alt_seconds.size(); ++i)
+    packed[kHeader + max_trials + i] = result.trial_alt_seconds[i];
+  return packed;
+}
+
+SizeResult unpack(const double* packed, std::size_t max_trials) {
+  SizeResult result;
+  result.bytes = static_cast<std::uint64_t>(packed[0]);
+  result.reps = static_cast<std::uint64_t>(packed[1]);
+  result.shape = {packed[2], packed[3]};
+  result.wall_seconds = packed[4];
+  const auto trials = static_cast<std::size_t>(packed[5]);
+  const auto alt_trials = static_cast<std::size_t>(packed[6]);
+  result.trial_seconds.assign(packed + kHeader, packed + kHeader + trials);
+  result.trial_alt_seconds.assign(packed + kHeader + max_trials, packed + kHeader + max_trials + alt_trials);
+  summarize_trials(result);
+  return result;
+}
+
+CurveSummary summarize_curve(const Curve& curve, Headline headline) {
+  CurveSummary summary;
+  if (curve.sizes.empty()) return summary;
+  const SizeResult& first = curve.sizes.front();
+  summary.latency_bytes = first.bytes;
+  summary.latency_seconds = headline_of(first.time, headline);
+  for (const SizeResult& size : curve.sizes) {
+    const double throughput = size.throughput(headline_of(size.time, headline));
+    if (throughput > summary.peak_throughput) {
+      summary.peak_throughput = throughput;
+      summary.peak_bytes = size.bytes;
+    }
+  }
+  for (const SizeResult& size : curve.sizes)
+    if (size.throughput(headline_of(size.time, headline)) >= 0.5 * summary.peak_throughput) {
+      summary.half_peak_bytes = size.bytes;
+      break;
+    }
+  return summary;
+}
+
+}  // namespace npgpu

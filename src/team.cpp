@@ -1,0 +1,74 @@
+#include "npgpu/team.hpp"
+
+#include <cstdint>
+
+namespace npgpu {
+
+Team::Team(MPI_Comm comm) : comm_(comm) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+}
+
+void Team::barrier() const { MPI_Barrier(comm_); }
+
+double Team::max(double value) const {
+  double result = value;
+  MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  return result;
+}
+
+bool Team::any(bool value) const {
+  int mine = value ? 1 : 0;
+  int result = 0;
+  MPI_Allreduce(&mine, &result, 1, MPI_INT, MPI_LOR, comm_);
+  return result != 0;
+}
+
+std::uint64_t Team::broadcast(std::uint64_t value) const {
+  MPI_Bcast(&value, 1, MPI_UINT64_T, 0, comm_);
+  return value;
+}
+
+std::vector<double> Team::gather(const std::vector<double>& mine) const {
+  std::vector<double> all(is_root() ? mine.size() * static_cast<std::size_t>(size_) : 0);
+  MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
+             static_cast<int>(mine.size()), MPI_DOUBLE, 0, comm_);
+  return all;
+}
+
+std::vector<std::string> Team::gather(const std::string& mine) const {
+  int length = static_cast<int>(mine.size());
+  std::vector<int> lengths(static_cast<std::size_t>(size_));
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm_);
+  std::vector<int> offsets(static_cast<std::size_t>(size_), 0);
+  int total = 0;
+  for (int r = 0; r < size_; ++r) {
+    offsets[static_cast<std::size_t>(r)] = total;
+    total += is_root() ? lengths[static_cast<std::size_t>(r)] : 0;
+  }
+  std::string joined(static_cast<std::size_t>(total), '\0');
+  MPI_Gatherv(mine.data(), length, MPI_CHAR, joined.data(), lengths.data(), offsets.data(), MPI_CHAR,
+              0, comm_);
+  std::vector<std::string> all;
+  if (is_root())
+    for (int r = 0; r < size_; ++r)
+      all.push_back(joined.substr(static_cast<std::size_t>(offsets[static_cast<std::size_t>(r)]),
+                                  static_cast<std::size_t>(lengths[static_cast<std::size_t>(r)])));
+  return all;
+}
+
+std::optional<std::string> Team::first_error(const std::optional<std::string>& mine) const {
+  int mine_rank = mine ? rank_ : size_;
+  int first = size_;
+  MPI_Allreduce(&mine_rank, &first, 1, MPI_INT, MPI_MIN, comm_);
+  if (first == size_) return std::nullopt;
+  std::string message;
+  if (mine) message = rank_ == 0 ? *mine : "rank " + std::to_string(rank_) + ": " + *mine;
+  std::uint64_t length = message.size();
+  MPI_Bcast(&length, 1, MPI_UINT64_T, first, comm_);
+  message.resize(length);
+  MPI_Bcast(message.data(), static_cast<int>(length), MPI_CHAR, first, comm_);
+  return message;
+}
+
+}  // namespace npgpu

@@ -1,0 +1,76 @@
+// Bad input: one clear line on stderr, exit code 2, and nothing written.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "support/command.hpp"
+
+namespace npgpu::test {
+namespace {
+
+struct BadInput {
+  const char* name;
+  int ranks;  // 0: started without mpirun
+  std::vector<std::string> args;
+  const char* says;
+};
+
+void PrintTo(const BadInput& input, std::ostream* out) { *out << input.name; }
+
+class BadInputTest : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(BadInputTest, OneLineExitTwoNothingWritten) {
+  const BadInput& input = GetParam();
+  TempDir dir;
+  std::vector<std::string> argv{NPGPU_BINARY};
+  if (input.ranks > 0) {
+    argv = mpirun_npgpu(input.ranks);
+    argv.insert(argv.begin() + 1, "-q");  // mpirun's own banner about the exit code is not ours
+  }
+  argv.insert(argv.end(), input.args.begin(), input.args.end());
+  const CommandResult result = run_command(argv, dir.path());
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  const std::vector<std::string> lines = lines_of(result.err);
+  ASSERT_EQ(lines.size(), 1u) << result.err;
+  EXPECT_EQ(lines[0].rfind("npgpu: error: ", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find(input.says), std::string::npos) << lines[0];
+  EXPECT_TRUE(result.out.empty()) << result.out;
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "bad input must write nothing";
+}
+
+const BadInput kCases[] = {
+    {"UnknownModule", 0, {"--module", "smoke-signals"}, "unknown module"},
+    {"LowerAboveUpper", 0, {"--module", "memcpy", "--lower", "1M", "--upper", "4K"}, "above --upper"},
+    {"LowerAboveDefaultUpper", 0, {"--module", "memcpy", "--lower", "1G"}, "give --upper too"},
+    {"ZeroSize", 0, {"--module", "memcpy", "--upper", "0"}, "at least 1 byte"},
+    {"NegativeSize", 0, {"--module", "memcpy", "--lower=-8"}, "negative"},
+    {"NonNumericSize", 0, {"--module", "memcpy", "--upper", "huge"}, "not a number"},
+    {"UnknownSuffix", 0, {"--module", "memcpy", "--upper", "4T"}, "unknown unit 'T'"},
+    {"TooLargeToAllocate", 0, {"--module", "memcpy", "--upper", "4096G"}, "host memory"},
+    {"MpiMessageOverIntRange", 2, {"--module", "mpi", "--upper", "3G"}, "2147483647"},
+    {"MpiWithOneRank", 0, {"--module", "mpi"}, "exactly 2 ranks, and this run has 1"},
+    {"MpiWithThreeRanks", 3, {"--module", "mpi"}, "exactly 2 ranks, and this run has 3"},
+    {"PatternTheModuleLacks", 0, {"--module", "memcpy", "--pattern", "bidir"}, "supports stream, pingpong"},
+    {"OutputInMissingDirectory", 0, {"--module", "memcpy", "-o", "missing/run.h5"}, "does not exist"},
+    {"NoModule", 0, {"--upper", "4K"}, "no module"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Rejected, BadInputTest, ::testing::ValuesIn(kCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(BadInput, ExistingFileThatIsNotHdf5IsLeftUntouched) {
+  TempDir dir;
+  const std::string path = dir.file("results.csv");
+  std::ofstream(path) << "size,time\n1,2\n";
+  const CommandResult result = run_command({NPGPU_BINARY, "--module", "memcpy", "--upper", "1K", "-o", path});
+  EXPECT_EQ(result.exit_code, 2);
+  ASSERT_EQ(lines_of(result.err).size(), 1u) << result.err;
+  EXPECT_NE(result.err.find("not an HDF5 file"), std::string::npos) << result.err;
+  std::ifstream in(path);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "size,time\n1,2\n");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
+}
+
+}  // namespace
+}  // namespace npgpu::test

@@ -1,0 +1,11 @@
+#pragma once
+// A small, fully known RunRecord for the tests of what reads and writes records.
+#include "npgpu/record.hpp"
+
+namespace npgpu::test {
+
+// One curve (rank 0, host "alpha") of `sizes` sizes 1, 2, 4, ...; size i has trials of
+// (i + 1) * 1e-3 s, (i + 1) * 2e-3 s and (i + 1) * 3e-3 s with 10 pingpong repetitions each.
+RunRecord sample_record(std::size_t sizes = 4);
+
+}  // namespace npgpu::test

@@ -1,0 +1,38 @@
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "npgpu/calibration.hpp"
+
+namespace npgpu {
+namespace {
+
+TEST(RepsToFill, FillsTheTrialTime) {
+  const Calibration c{0.01, 1, 1'000'000'000};
+  EXPECT_EQ(reps_to_fill(c, 1e-6), 10000u);
+  EXPECT_EQ(reps_to_fill(c, 3e-6), 3333u);
+  EXPECT_EQ(reps_to_fill(c, 0.004), 3u) << "2.5 rounds to the nearest count";
+}
+
+TEST(RepsToFill, NeverBelowTheMinimum) {
+  const Calibration c{0.01, 2, 1000};
+  EXPECT_EQ(reps_to_fill(c, 0.5), 2u);
+}
+
+TEST(RepsToFill, CappedAndSafeOnNonsense) {
+  const Calibration c{0.01, 1, 1000};
+  EXPECT_EQ(reps_to_fill(c, 1e-12), 1000u);
+  EXPECT_EQ(reps_to_fill(c, 0.0), 1000u);
+  EXPECT_EQ(reps_to_fill(c, std::numeric_limits<double>::quiet_NaN()), 1000u);
+}
+
+TEST(WarmupReps, AQuarterTrialPredictedFromThePreviousSize) {
+  const Calibration c{0.01, 1, 1'000'000'000};
+  // 1 us at 1000 B predicts at most 2 us at 2000 B: a quarter trial is 2.5 ms = 1250 reps.
+  EXPECT_EQ(warmup_reps(c, 1e-6, 1000, 2000), 1250u);
+  EXPECT_EQ(warmup_reps(c, 0.0, 0, 1), 1u) << "first size: nothing known yet";
+  EXPECT_EQ(warmup_reps(c, 1.0, 1, 2), 1u);
+}
+
+}  // namespace
+}  // namespace npgpu
