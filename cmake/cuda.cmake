@@ -1,6 +1,6 @@
 # Decide whether the CUDA modules are built. NPGPU_CUDA=AUTO builds them when nvcc is found;
 # ON fails the configure without it; OFF never looks.
-set(NPGPU_HAVE_CUDA OFF)
+set(NPGPU_HAVE_CUDA OFF CACHE INTERNAL "whether the CUDA modules are built")
 string(TOUPPER "${NPGPU_CUDA}" _npgpu_cuda_mode)
 if(NOT _npgpu_cuda_mode MATCHES "^(AUTO|ON|OFF)$")
   message(FATAL_ERROR "NPGPU_CUDA must be AUTO, ON or OFF (got '${NPGPU_CUDA}')")
@@ -19,7 +19,7 @@ else()
     endif()
     enable_language(CUDA)
     find_package(CUDAToolkit REQUIRED)
-    set(NPGPU_HAVE_CUDA ON)
+    set(NPGPU_HAVE_CUDA ON CACHE INTERNAL "whether the CUDA modules are built")
     set(NPGPU_CUDA_SUMMARY "on: CUDA ${CUDAToolkit_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}")
   elseif(_npgpu_cuda_mode STREQUAL "ON")
     message(FATAL_ERROR "NPGPU_CUDA=ON but no CUDA compiler (nvcc) was found: put nvcc on PATH or set CUDACXX")
