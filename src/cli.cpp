@@ -64,6 +64,11 @@ const std::map<std::string, Units> kUnits{{"decimal", Units::decimal}, {"binary"
 
 }  // namespace
 
+const std::vector<const char*> kModuleOptions{"--direction", "--memory",   "--copy",    "--api",
+                                              "--device",    "--pairs",    "--p2p",     "--buffers",
+                                              "--gpu-path",  "--chunk",    "--staging", "--socket-buffer",
+                                              "--nodelay"};
+
 ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   ParsedCommand parsed;
   RunOptions& o = parsed.options;
@@ -109,6 +114,32 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
                  "binary (GiB/s)")->check(CLI::IsMember(names_of(kUnits)));
   app.add_option("-o,--output", o.output, "HDF5 file to create or append this run to (default: a new "
                  "npgpu-<module>-<time>.h5)");
+  app.add_flag("--nvtx", o.nvtx, "NVTX ranges around each size and trial, for Nsight Systems");
+
+  // Module options: each module accepts only those its catalog entry lists (--list-modules).
+  std::string chunk, socket_buffer, nodelay = "on";
+  int device = -1;
+  app.add_option("--direction", o.direction, "cudaMemcpy, cuMemcpy: h2d, d2h, d2d (one way), h2d2h (round trip), "
+                 "bidir (h2d and d2h at once)")->check(CLI::IsMember({"h2d", "d2h", "d2d", "h2d2h", "bidir"}));
+  app.add_option("--memory", o.host_memory, "Host memory for GPU copies: pageable (malloc), pinned, write-combined, "
+                 "registered (cudaHostRegister)")->check(CLI::IsMember({"pageable", "pinned", "write-combined", "registered"}));
+  app.add_option("--copy", o.copy, "GPU copies by the copy engine (ce) or a copy kernel on the SMs (sm)")
+      ->check(CLI::IsMember({"ce", "sm"}));
+  app.add_option("--api", o.api, "async: cudaMemcpyAsync timed by cudaEvents behind a spin kernel; sync: cudaMemcpy "
+                 "timed by the host clock")->check(CLI::IsMember({"async", "sync"}));
+  app.add_option("--device", device, "GPU index to use instead of the node-local rank's")->check(CLI::NonNegativeNumber);
+  app.add_option("--pairs", o.pairs, "p2p: GPU pair as SRC:DST (default 0:1), or all for every pair");
+  app.add_option("--p2p", o.p2p_access, "p2p: write (the source GPU pushes) or read (the destination GPU pulls)")
+      ->check(CLI::IsMember({"write", "read"}));
+  app.add_option("--buffers", o.buffers, "mpi: memory on rank 0,rank 1: H,H H,D D,H or D,D (H host, D device)")
+      ->check(CLI::IsMember({"H,H", "H,D", "D,H", "D,D"}));
+  app.add_option("--gpu-path", o.gpu_path, "mpi with device buffers: auto, direct (needs a CUDA-aware MPI), staged")
+      ->check(CLI::IsMember({"auto", "direct", "staged"}));
+  app.add_option("--chunk", chunk, "staged: bytes per chunk of the pipeline (default 1M)");
+  app.add_option("--staging", o.staging, "staged: pipelined (copies overlap sends) or naive (copy, then send)")
+      ->check(CLI::IsMember({"pipelined", "naive"}));
+  app.add_option("--socket-buffer", socket_buffer, "tcp: socket send and receive buffer size (default: the system's)");
+  app.add_option("--nodelay", nodelay, "tcp: TCP_NODELAY on or off (default on)")->check(CLI::IsMember({"on", "off"}));
   app.footer("Exit codes: 0 done, 1 the measurement failed, 2 bad input (nothing written).");
 
   std::vector<const char*> argv;
@@ -126,6 +157,13 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   } catch (const CLI::ParseError& error) {
     throw UsageError(error.what());
   }
+
+  for (const char* name : kModuleOptions)
+    if (app.count(name) > 0) o.module_options_given.push_back(name);
+  if (device >= 0) o.device = device;
+  if (!chunk.empty()) o.chunk = parse_size(chunk, "--chunk");
+  if (!socket_buffer.empty()) o.socket_buffer = parse_size(socket_buffer, "--socket-buffer");
+  o.nodelay = nodelay == "on";
 
   if (list_modules) {
     parsed.action = Action::list_modules;

@@ -16,6 +16,16 @@ std::string ranks_line(const SystemInfo& system) {
   return line;
 }
 
+std::string facts_line(const std::vector<std::pair<std::string, std::string>>& facts) {
+  std::string line;
+  for (const auto& [name, value] : facts) line += (line.empty() ? "" : ", ") + name + " " + value;
+  return line;
+}
+
+std::string curve_label(const Curve& curve) {
+  return "rank " + std::to_string(curve.rank) + (curve.variant.empty() ? "" : " " + curve.variant);
+}
+
 std::string schedule_line(const RunRecord& record) {
   const ScheduleOptions& s = record.options.schedule;
   std::string how = s.fac2 ? "powers of two" : "NetPIPE schedule, perturbation " + std::to_string(s.perturbation);
@@ -48,6 +58,9 @@ void ConsoleReporter::begin(const RunRecord& r) {
   std::fprintf(out_, "npgpu %s: module %s, pattern %s\n", kVersion, r.module.name.c_str(), pattern_name(o.pattern));
   std::fprintf(out_, "  what:       %s\n", r.module.measures.c_str());
   std::fprintf(out_, "  ranks:      %s\n", ranks_line(r.system).c_str());
+  for (std::size_t rank = 0; rank < r.system.ranks.size(); ++rank)
+    if (!r.system.ranks[rank].module_facts.empty())
+      std::fprintf(out_, "  rank %zu:     %s\n", rank, facts_line(r.system.ranks[rank].module_facts).c_str());
   std::fprintf(out_, "  timing:     %s\n", r.timing.c_str());
   std::fprintf(out_, "  timer:      %s = %s, resolution %s%s\n", o.timer.c_str(), r.timer_description.c_str(),
                format_seconds(r.timer_resolution).c_str(),
@@ -90,8 +103,7 @@ void ConsoleReporter::size_done(const RunRecord& r, std::size_t index, const Pro
     for (std::size_t i = 0; i < results.size(); ++i) {
       const double throughput = results[i]->throughput(headline_of(results[i]->time, headline));
       sum += throughput;
-      const int rank = r.curves[r.curves.size() - results.size() + i].rank;
-      line += "  rank " + std::to_string(rank) + " " + format_throughput(throughput, units);
+      line += "  " + curve_label(r.curves[r.curves.size() - results.size() + i]) + " " + format_throughput(throughput, units);
     }
     if (results.size() > 1) line += "  sum " + format_throughput(sum, units);
     std::fprintf(out_, "%-10s %10s%s  %s\n", progress_text(progress).c_str(), format_bytes(bytes).c_str(),
@@ -100,17 +112,42 @@ void ConsoleReporter::size_done(const RunRecord& r, std::size_t index, const Pro
   std::fflush(out_);
 }
 
+// Ranks that measured at the same time: the sum of their throughputs at each size.
+void ConsoleReporter::print_aggregate(const RunRecord& r) {
+  if (r.module.layout != Layout::per_rank || r.curves.size() < 2 || r.options.concurrency != Concurrency::together)
+    return;
+  double best = 0;
+  std::uint64_t best_bytes = 0;
+  for (std::size_t i = 0; i < r.schedule.size(); ++i) {
+    double sum = 0;
+    for (const Curve& curve : r.curves)
+      sum += curve.sizes[i].throughput(headline_of(curve.sizes[i].time, r.options.headline));
+    if (sum > best) {
+      best = sum;
+      best_bytes = r.schedule[i];
+    }
+  }
+  std::fprintf(out_, "  all ranks together: peak %s at %s\n", format_throughput(best, r.options.units).c_str(),
+               format_bytes(best_bytes).c_str());
+}
+
 void ConsoleReporter::end(const RunRecord& r) {
   const Headline headline = r.options.headline;
   std::fprintf(out_, "\nSummary (%s over trials, pattern %s):\n", headline_name(headline), pattern_name(r.options.pattern));
   for (const Curve& curve : r.curves) {
     const CurveSummary s = summarize_curve(curve, headline);
-    const std::string who = r.curves.size() > 1 ? "  rank " + std::to_string(curve.rank) + ": " : "  ";
+    const std::string who = r.curves.size() > 1 ? "  " + curve_label(curve) + ": " : "  ";
     std::fprintf(out_, "%ssmall-message latency %s at %s; peak throughput %s at %s; half of peak from %s\n",
                  who.c_str(), format_seconds(s.latency_seconds).c_str(), format_bytes(s.latency_bytes).c_str(),
                  format_throughput(s.peak_throughput, r.options.units).c_str(), format_bytes(s.peak_bytes).c_str(),
                  format_bytes(s.half_peak_bytes).c_str());
+    if (curve.link_peak.bytes_per_second > 0)
+      std::fprintf(out_, "%s  that is %s of the link's theoretical %s (%s)\n", std::string(who.size() - 2, ' ').c_str(),
+                   percent(s.peak_throughput / curve.link_peak.bytes_per_second).c_str(),
+                   format_throughput(curve.link_peak.bytes_per_second, r.options.units).c_str(),
+                   curve.link_peak.how.c_str());
   }
+  print_aggregate(r);
   std::fflush(out_);
 }
 

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "npgpu/nvtx.hpp"
 
 namespace npgpu {
 namespace {
@@ -35,30 +38,42 @@ class Sweep {
         reporter_(reporter), groups_(measurement_groups(record, team)) {}
 
   void run() {
-    progress_.total = groups_.size() * record_.schedule.size();
-    for (std::size_t g = 0; g < groups_.size(); ++g) {
-      const Group& group = groups_[g];
-      const std::size_t first_curve = record_.curves.size();
-      if (team_.is_root())
-        for (int rank : group.timers)
-          record_.curves.push_back({rank, record_.system.ranks.at(static_cast<std::size_t>(rank)).host, {}});
-      previous_ = {};
-      best_rate_ = 0;
-      for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
-        const double started = clock_.now();
-        SizeResult mine = measure(group, record_.schedule[index]);
-        mine.wall_seconds = clock_.now() - started;
-        collect(group, mine, first_curve);
-        ++progress_.done;
-        if (team_.is_root()) {
-          progress_.seconds_left = estimate_seconds_left(g, index);
-          reporter_.size_done(record_, index, progress_);
-        }
+    const std::vector<std::string> variants = module_.variants();
+    const std::size_t sweeps = groups_.size() * variants.size();
+    progress_.total = sweeps * record_.schedule.size();
+    std::size_t sweep = 0;
+    for (const Group& group : groups_)
+      for (std::size_t v = 0; v < variants.size(); ++v, ++sweep) {
+        module_.select_variant(v);
+        sweep_sizes(group, variants[v], sweeps - sweep - 1);
       }
-    }
   }
 
  private:
+  // One curve per timing rank of the group, over the whole schedule.
+  void sweep_sizes(const Group& group, const std::string& variant, std::size_t sweeps_after) {
+    const std::size_t first_curve = record_.curves.size();
+    if (team_.is_root())
+      for (int rank : group.timers)
+        record_.curves.push_back({rank, record_.system.ranks.at(static_cast<std::size_t>(rank)).host, variant, {}, {}});
+    previous_ = {};
+    best_rate_ = 0;
+    for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
+      const std::uint64_t bytes = record_.schedule[index];
+      const NvtxRange range(options_.nvtx, "npgpu " + variant + " " + std::to_string(bytes) + " B");
+      const double started = clock_.now();
+      SizeResult mine = measure(group, bytes);
+      mine.wall_seconds = clock_.now() - started;
+      collect(group, mine, first_curve);
+      ++progress_.done;
+      if (team_.is_root()) {
+        progress_.seconds_left = estimate_seconds_left(index, sweeps_after);
+        reporter_.size_done(record_, index, progress_);
+      }
+    }
+    collect_link_peaks(group, first_curve);
+  }
+
   struct Previous {
     std::uint64_t bytes = 0;
     double seconds_per_rep = 0;
@@ -94,6 +109,7 @@ class Sweep {
     result.shape = module_.shape(options_.pattern, bytes, options_.window);
     const bool timer = contains(group.timers, team_.rank());
     for (std::uint64_t trial = 0; trial < options_.max_trials; ++trial) {
+      const NvtxRange range(options_.nvtx, "trial " + std::to_string(trial));
       TrialTiming timing;
       timed_reps(group, bytes, result.reps, &timing);
       if (timer) {
@@ -119,10 +135,22 @@ class Sweep {
     }
   }
 
+  // What each timing rank's module says of the link it measured, onto its curve.
+  void collect_link_peaks(const Group& group, std::size_t first_curve) {
+    const LinkPeak mine = module_.link_peak();
+    const std::vector<std::string> all = team_.gather(std::to_string(mine.bytes_per_second) + "\t" + mine.how);
+    if (!team_.is_root()) return;
+    for (std::size_t i = 0; i < group.timers.size(); ++i) {
+      const std::string& text = all.at(static_cast<std::size_t>(group.timers[i]));
+      const auto tab = text.find('\t');
+      record_.curves[first_curve + i].link_peak = {std::stod(text.substr(0, tab)), text.substr(tab + 1)};
+    }
+  }
+
   // Sizes left cost what the sizes so far cost on average, except where one repetition outlasts a
   // trial; a repetition's time is predicted from the best rate seen so far, floored at 1 GB/s so
   // that the first, latency-bound sizes do not predict hours for the last ones.
-  double estimate_seconds_left(std::size_t group, std::size_t index) const {
+  double estimate_seconds_left(std::size_t index, std::size_t sweeps_after) const {
     const Curve& curve = record_.curves.back();
     double spent = 0, trials = 0;
     for (const SizeResult& size : curve.sizes) {
@@ -138,7 +166,7 @@ class Sweep {
       const double rep = static_cast<double>(record_.schedule[i]) / rate;
       left += std::max(per_size, rep * static_cast<double>(options_.calibration.min_reps) * runs_per_size);
     }
-    return left + static_cast<double>(groups_.size() - group - 1) * (spent + left);
+    return left + static_cast<double>(sweeps_after) * (spent + left);
   }
 
   Module& module_;

@@ -137,12 +137,26 @@ void write_system(hid_t run, const SystemInfo& system) {
   strings(g, "rank_host", hosts, "host name of each rank, by rank");
   strings(g, "rank_cpus", cpus, "cores each rank was allowed to run on, by rank");
   strings(g, "mpi_parameters", parameters, "Open MPI MCA parameters set for the run (OMPI_MCA_*, e.g. btl=tcp,self)");
+  Handle placement = group(g, "placement");
+  for (std::size_t r = 0; r < system.ranks.size(); ++r) {
+    Handle rank = group(placement, "rank" + std::to_string(r));
+    attribute(rank, "host", system.ranks[r].host);
+    attribute(rank, "cpus", system.ranks[r].cpus);
+    for (const auto& [name, value] : system.ranks[r].module_facts) attribute(rank, name.c_str(), value);
+  }
+}
+
+std::string curve_name(const Curve& curve) {
+  return "rank" + std::to_string(curve.rank) + (curve.variant.empty() ? "" : "_" + curve.variant);
 }
 
 void write_curve(hid_t curves, const Curve& curve, const RunRecord& record) {
-  Handle g = group(curves, "rank" + std::to_string(curve.rank));
+  Handle g = group(curves, curve_name(curve));
   attribute(g, "rank", curve.rank);
   attribute(g, "host", curve.host);
+  attribute(g, "variant", curve.variant);
+  attribute(g, "link_peak_B_per_s", curve.link_peak.bytes_per_second);
+  attribute(g, "link_peak_how", curve.link_peak.how);
   const CurveSummary summary = summarize_curve(curve, record.options.headline);
   attribute(g, "summary_latency_s", summary.latency_seconds);
   attribute(g, "summary_latency_bytes", summary.latency_bytes);

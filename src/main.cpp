@@ -15,6 +15,7 @@
 #include "npgpu/driver.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/hdf5_record.hpp"
+#include "npgpu/nvtx.hpp"
 
 namespace npgpu {
 namespace {
@@ -59,6 +60,14 @@ std::string buffers_text(const RunOptions& options, std::uint64_t cache_bytes) {
          " per buffer (last-level cache " + format_bytes(cache_bytes) + ")";
 }
 
+std::string modules_taking(const std::string& option) {
+  std::string names;
+  for (const CatalogEntry& entry : module_catalog())
+    if (std::find(entry.info.options.begin(), entry.info.options.end(), option) != entry.info.options.end())
+      names += (names.empty() ? "" : ", ") + entry.info.name;
+  return names.empty() ? "no module takes it" : "it applies to " + names;
+}
+
 // Everything decided from the command line alone; the same on every rank.
 struct Plan {
   const CatalogEntry* entry = nullptr;
@@ -76,6 +85,12 @@ Plan make_plan(RunOptions options, int ranks) {
   if (info.layout == Layout::pair && ranks != 2)
     throw UsageError("module " + info.name + " measures between exactly 2 ranks, and this run has " +
                      std::to_string(ranks) + ": start it with 'mpirun -np 2 npgpu --module " + info.name + "'");
+  for (const std::string& given : options.module_options_given)
+    if (std::find(info.options.begin(), info.options.end(), given) == info.options.end())
+      throw UsageError(given + " does not apply to module " + info.name + " (" + modules_taking(given) + ")");
+  if (options.nvtx && !nvtx_available())
+    throw UsageError("--nvtx: this build has no NVTX (it comes with the CUDA toolkit); rebuild with CUDA");
+  if (info.resolve_options != nullptr) info.resolve_options(options);
   if (!options.pattern_given) options.pattern = info.patterns.front();
   if (std::find(info.patterns.begin(), info.patterns.end(), options.pattern) == info.patterns.end()) {
     std::string allowed;
@@ -159,7 +174,7 @@ int run(const std::vector<std::string>& args, const Team& team) {
   record.module = plan.entry->info;
   record.options = plan.options;
   record.schedule = plan.schedule;
-  record.system = collect_system_info(team);
+  record.system = collect_system_info(team, module->placement());
   record.timer_description = clock->description();
   record.timer_resolution = measure_resolution(*clock);
   record.alt_timer = module->alt_timer_name();

@@ -79,14 +79,36 @@ std::uint64_t last_level_cache_bytes() {
   return 32ull << 20;  // unknown: assume a common server L3
 }
 
-SystemInfo collect_system_info(const Team& team) {
+namespace {
+
+// Name-value pairs travel between ranks as "name\tvalue\n" lines.
+std::string join_facts(const std::vector<std::pair<std::string, std::string>>& facts) {
+  std::string text;
+  for (const auto& [name, value] : facts) text += name + "\t" + value + "\n";
+  return text;
+}
+
+std::vector<std::pair<std::string, std::string>> split_facts(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> facts;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const auto tab = line.find('\t');
+    if (tab != std::string::npos) facts.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+  }
+  return facts;
+}
+
+}  // namespace
+
+SystemInfo collect_system_info(const Team& team, const std::vector<std::pair<std::string, std::string>>& module_facts) {
   SystemInfo info;
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   int length = 0;
   MPI_Get_processor_name(host, &length);
   const std::vector<std::string> hosts = team.gather(std::string(host, static_cast<std::size_t>(length)));
   const std::vector<std::string> cpus = team.gather(my_cpus());
-  for (std::size_t r = 0; r < hosts.size(); ++r) info.ranks.push_back({hosts[r], cpus[r]});
+  const std::vector<std::string> facts = team.gather(join_facts(module_facts));
+  for (std::size_t r = 0; r < hosts.size(); ++r) info.ranks.push_back({hosts[r], cpus[r], split_facts(facts[r])});
   std::vector<std::string> distinct = hosts;
   std::sort(distinct.begin(), distinct.end());
   info.host_count = std::max<int>(1, static_cast<int>(std::unique(distinct.begin(), distinct.end()) - distinct.begin()));

@@ -17,6 +17,8 @@ struct ModuleInfo {
   std::vector<Pattern> patterns;  // the first is the default
   std::uint64_t default_upper;
   std::string build_needs;        // "" or what the build lacked ("CUDA", "NCCL")
+  std::vector<std::string> options = {};        // the module options (kModuleOptions) it accepts
+  void (*resolve_options)(RunOptions&) = nullptr;  // settles options that depend on each other
 };
 
 struct CatalogEntry {

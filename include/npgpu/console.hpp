@@ -14,6 +14,7 @@ class ConsoleReporter final : public Reporter {
   void end(const RunRecord& record) override;
 
  private:
+  void print_aggregate(const RunRecord& record);
   std::FILE* out_;
 };
 

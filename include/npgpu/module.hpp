@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "npgpu/clock.hpp"
 #include "npgpu/options.hpp"
@@ -42,6 +44,13 @@ struct TransferShape {
   double bytes_per_transfer;
 };
 
+// The theoretical peak of the link a run exercises, and how it was computed
+// ("PCIe Gen5 x16: 32 GT/s x 16 lanes x 128/130 / 8").
+struct LinkPeak {
+  double bytes_per_second = 0;  // 0: unknown
+  std::string how;
+};
+
 class Module {
  public:
   virtual ~Module() = default;
@@ -72,6 +81,18 @@ class Module {
 
   // What one transfer counts, said in the record (e.g. a local copy reads and writes its size).
   virtual std::string throughput_meaning(Pattern pattern) const;
+
+  // Facts about where this rank measures (GPU, NUMA node, cores, library versions), as
+  // name, value pairs: recorded per rank and shown in the console's header. After setup.
+  virtual std::vector<std::pair<std::string, std::string>> placement() const { return {}; }
+
+  // Separate curves that one rank measures in turn (p2p's GPU pairs): names usable in an HDF5
+  // group name. select_variant(i) is called on every rank before variant i's sweep.
+  virtual std::vector<std::string> variants() const { return {""}; }
+  virtual void select_variant(std::size_t) {}
+
+  // The peak of the link the selected variant exercises, on this rank.
+  virtual LinkPeak link_peak() const { return {}; }
 };
 
 }  // namespace npgpu

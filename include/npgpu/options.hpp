@@ -1,6 +1,7 @@
 #pragma once
 // Everything the user chose on the command line, parsed and checked for form.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,8 +38,26 @@ struct RunOptions {
   Concurrency concurrency = Concurrency::together;
   bool check_data = false;
   Units units = Units::decimal;
+  bool nvtx = false;   // NVTX ranges around each size and trial, for Nsight Systems
   std::string output;  // empty: a new file with a default name
   std::string command_line;
+
+  // Module options: a module accepts only those its catalog entry names (ModuleInfo::options);
+  // the names given on the command line are kept to refuse the others.
+  std::vector<std::string> module_options_given;
+  std::string direction = "h2d";         // cudaMemcpy, cuMemcpy: h2d, d2h, d2d, h2d2h, bidir
+  std::string host_memory = "pinned";    // pageable, pinned, write-combined, registered
+  std::string copy = "ce";               // ce (copy engine) or sm (a copy kernel)
+  std::string api = "async";             // async (cudaEvents behind a spin kernel) or sync (host clock)
+  std::optional<int> device;             // GPU index, instead of the node-local rank's
+  std::string pairs;                     // p2p: "all", or "0:1" (source:destination); default 0:1
+  std::string p2p_access = "write";      // p2p: write (source pushes) or read (destination pulls)
+  std::string buffers = "H,H";           // mpi: H(ost) or D(evice) memory on rank 0, rank 1
+  std::string gpu_path = "auto";         // mpi with D buffers: auto, direct (CUDA-aware MPI), staged
+  std::uint64_t chunk = 1024 * 1024;     // staged: bytes per pipelined chunk
+  std::string staging = "pipelined";     // staged: pipelined or naive
+  std::uint64_t socket_buffer = 0;       // tcp: SO_SNDBUF and SO_RCVBUF bytes, 0 = the system's
+  bool nodelay = true;                   // tcp: TCP_NODELAY
 };
 
 // What the command line asks for: a run, or one of the answers that need no run.
@@ -49,6 +68,9 @@ struct ParsedCommand {
   RunOptions options;
   std::string text;  // --help / --version text
 };
+
+// The options that belong to particular modules (RunOptions' second part).
+extern const std::vector<const char*> kModuleOptions;
 
 // Throws UsageError with one line naming what is wrong and what is allowed.
 ParsedCommand parse_command_line(const std::vector<std::string>& args);

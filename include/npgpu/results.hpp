@@ -38,7 +38,9 @@ std::size_t packed_length(std::size_t max_trials);
 struct Curve {
   int rank = 0;
   std::string host;
+  std::string variant;  // empty, or which of the module's variants (p2p: the GPU pair)
   std::vector<SizeResult> sizes;
+  LinkPeak link_peak;   // of the link this curve exercised, when the module knows it
 };
 
 // The closing numbers of a curve, from the headline statistic.

@@ -12,6 +12,7 @@ namespace npgpu {
 struct RankPlacement {
   std::string host;
   std::string cpus;  // the cores this rank may run on, "0-3,8"
+  std::vector<std::pair<std::string, std::string>> module_facts;  // Module::placement()
 };
 
 struct SystemInfo {
@@ -27,8 +28,8 @@ struct SystemInfo {
   std::string hdf5_version;
 };
 
-// Collective: every rank reports its placement to rank 0.
-SystemInfo collect_system_info(const Team& team);
+// Collective: every rank reports its placement, and what the module says of it, to rank 0.
+SystemInfo collect_system_info(const Team& team, const std::vector<std::pair<std::string, std::string>>& module_facts);
 
 // Local facts, used before a run starts.
 std::uint64_t physical_memory_bytes();

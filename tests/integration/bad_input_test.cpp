@@ -54,6 +54,7 @@ const BadInput kCases[] = {
     {"PatternTheModuleLacks", 0, {"--module", "memcpy", "--pattern", "bidir"}, "supports stream, pingpong"},
     {"OutputInMissingDirectory", 0, {"--module", "memcpy", "-o", "missing/run.h5"}, "does not exist"},
     {"NoModule", 0, {"--upper", "4K"}, "no module"},
+    {"OptionOfAnotherModule", 0, {"--module", "memcpy", "--buffers", "D,D"}, "--buffers does not apply to module memcpy"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Rejected, BadInputTest, ::testing::ValuesIn(kCases),

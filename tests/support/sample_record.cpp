@@ -9,13 +9,13 @@ RunRecord sample_record(std::size_t sizes) {
   record.module = {"mpi", "test curve", Layout::pair, {Pattern::pingpong}, 1024, ""};
   record.options.module = "mpi";
   record.options.command_line = "npgpu --module mpi";
-  record.system.ranks = {{"alpha", "0-1"}, {"beta", "2"}};
+  record.system.ranks = {{"alpha", "0-1", {{"gpu", "0"}, {"numa_node", "1"}}}, {"beta", "2", {}}};
   record.system.host_count = 2;
   record.timer_description = "test clock";
   record.timer_resolution = 1e-9;
   record.started_utc = "2026-11-22T00:00:00Z";
   record.finished_utc = "2026-11-22T00:00:01Z";
-  Curve curve{0, "alpha", {}};
+  Curve curve{0, "alpha", "", {}, {63e9, "PCIe Gen5 x16"}};
   for (std::size_t i = 0; i < sizes; ++i) {
     SizeResult size;
     size.bytes = 1ull << i;

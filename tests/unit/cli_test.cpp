@@ -74,6 +74,22 @@ TEST(CommandLine, EveryOption) {
   EXPECT_EQ(o.output, "x.h5");
 }
 
+TEST(CommandLine, ModuleOptionsAreParsedAndRemembered) {
+  const RunOptions o = parse({"-m", "mpi", "--buffers", "D,D", "--gpu-path", "staged", "--chunk", "256K",
+                              "--staging", "naive", "--device", "1", "--socket-buffer", "4M", "--nodelay", "off"})
+                           .options;
+  EXPECT_EQ(o.buffers, "D,D");
+  EXPECT_EQ(o.gpu_path, "staged");
+  EXPECT_EQ(o.chunk, 256u * 1024);
+  EXPECT_EQ(o.staging, "naive");
+  EXPECT_EQ(o.device, 1);
+  EXPECT_EQ(o.socket_buffer, 4u * 1024 * 1024);
+  EXPECT_FALSE(o.nodelay);
+  EXPECT_EQ(o.module_options_given, (std::vector<std::string>{"--device", "--buffers", "--gpu-path", "--chunk",
+                                                              "--staging", "--socket-buffer", "--nodelay"}));
+  EXPECT_TRUE(parse({"-m", "mpi"}).options.module_options_given.empty());
+}
+
 TEST(CommandLine, AnswersWithoutARun) {
   EXPECT_EQ(parse({"--help"}).action, Action::help);
   EXPECT_NE(parse({"--help"}).text.find("K, KiB = 1024"), std::string::npos) << "help says what K means";
@@ -101,6 +117,9 @@ TEST(CommandLine, RejectsBadChoices) {
   EXPECT_NE(rejection({"-m", "mpi", "--min-trials", "9", "--max-trials", "3"}).find("--min-trials"), std::string::npos);
   EXPECT_NE(rejection({"-m", "mpi", "--frobnicate"}).find("--frobnicate"), std::string::npos);
   EXPECT_NE(rejection({}).find("no module"), std::string::npos);
+  EXPECT_NE(rejection({"-m", "mpi", "--buffers", "D,X"}).find("--buffers"), std::string::npos);
+  EXPECT_NE(rejection({"-m", "mpi", "--chunk", "0"}).find("--chunk"), std::string::npos);
+  EXPECT_NE(rejection({"-m", "mpi", "--device", "-1"}).find("--device"), std::string::npos);
 }
 
 TEST(Catalog, UnknownModuleNamesTheKnownOnes) {

@@ -37,8 +37,13 @@ TEST(Hdf5Record, WritesARunThatReadsBack) {
   EXPECT_EQ(file.text_attribute("/runs/0001", "pattern"), "pingpong");
   EXPECT_DOUBLE_EQ(file.number_attribute("/runs/0001", "timer_resolution_s"), 1e-9);
   EXPECT_EQ(file.texts("/runs/0001/system/rank_host"), (std::vector<std::string>{"alpha", "beta"}));
+  EXPECT_EQ(file.text_attribute("/runs/0001/system/placement/rank0", "gpu"), "0");
+  EXPECT_EQ(file.text_attribute("/runs/0001/system/placement/rank0", "numa_node"), "1");
+  EXPECT_EQ(file.text_attribute("/runs/0001/system/placement/rank1", "host"), "beta");
 
   const std::string curve = "/runs/0001/curves/rank0";
+  EXPECT_DOUBLE_EQ(file.number_attribute(curve, "link_peak_B_per_s"), 63e9);
+  EXPECT_EQ(file.text_attribute(curve, "link_peak_how"), "PCIe Gen5 x16");
   EXPECT_EQ(file.doubles(curve + "/bytes"), (std::vector<double>{1, 2, 4, 8}));
   // Size 2 (i = 2): trials of 3, 6, 9 ms over 10 pingpongs of 2 transfers: median 6 ms / 20.
   EXPECT_DOUBLE_EQ(file.doubles(curve + "/time_median")[2], 6e-3 / 20);
