@@ -1,0 +1,44 @@
+#pragma once
+// Which GPU a rank takes, and what the machine says about that GPU's neighbourhood. No CUDA here:
+// everything is environment variables, MPI and sysfs, so it is tested on machines without GPUs.
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "npgpu/module.hpp"
+#include "npgpu/team.hpp"
+
+namespace npgpu {
+
+// The node-local rank as the launcher states it: Open MPI, MVAPICH, MPICH/Hydra, Cray PALS
+// (PBS on Polaris-like machines), Slurm, in that order. `lookup` is getenv in production.
+std::optional<int> node_local_rank_from(const std::function<const char*(const char*)>& lookup);
+
+// From the environment, else from MPI_Comm_split_type (collective in that case on every rank).
+int node_local_rank(const Team& team);
+
+// --device when given, else the node-local rank; UsageError when that GPU does not exist.
+int choose_device(int local_rank, std::optional<int> requested, int device_count);
+
+// What sysfs says about a PCI device ("0000:1b:00.0"); zero or empty where it says nothing.
+struct PciNeighbourhood {
+  int numa_node = -1;
+  std::string local_cpus;   // "0-15,32-47"
+  double link_gts = 0;      // current link speed, GT/s per lane
+  int link_width = 0;       // lanes
+};
+PciNeighbourhood pci_neighbourhood(const std::string& pci_bus_id,
+                                   const std::filesystem::path& devices = "/sys/bus/pci/devices");
+
+// PCIe generation from the lane rate (2.5 GT/s is Gen1 ... 64 GT/s is Gen6), 0 if unknown.
+int pcie_generation(double gts);
+// One direction's theoretical bytes/s: rate x lanes x encoding efficiency / 8 bits.
+LinkPeak pcie_peak(double gts, int width);
+
+// Keeps this thread on the given cores ("0-3,8"); false when the list is empty or refused.
+bool bind_to_cpus(const std::string& cpu_list);
+std::vector<int> parse_cpu_list(const std::string& cpu_list);
+
+}  // namespace npgpu

@@ -1,0 +1,95 @@
+#include "gpu.hpp"
+
+#include <cstdio>
+
+#include "cuda_check.hpp"
+#include "npgpu/sizes.hpp"
+
+namespace npgpu {
+namespace {
+
+std::string uuid_text(const cudaUUID_t& uuid) {
+  std::string text = "GPU-";
+  char hex[3];
+  for (int i = 0; i < 16; ++i) {
+    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(uuid.bytes[i]));
+    text += hex;
+    if (i == 3 || i == 5 || i == 7 || i == 9) text += '-';
+  }
+  return text;
+}
+
+std::string version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+}  // namespace
+
+int cuda_device_count() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
+
+std::string cuda_unavailable_here() {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) return std::string("no CUDA GPU (") + cudaGetErrorString(status) + ")";
+  return count > 0 ? "" : "no CUDA GPU";
+}
+
+Gpu open_gpu(const Team& team, const RunOptions& options) {
+  Gpu gpu;
+  gpu.local_rank = node_local_rank(team);
+  gpu.index = choose_device(gpu.local_rank, options.device, cuda_device_count());
+  char bus_id[64] = {};
+  check_cuda(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, gpu.index), "cudaDeviceGetPCIBusId");
+  gpu.pci_bus_id = bus_id;
+  gpu.pci = pci_neighbourhood(gpu.pci_bus_id);
+  // Bind before the context and pinned buffers exist, so both land on the GPU's NUMA node.
+  gpu.bound_near = bind_to_cpus(gpu.pci.local_cpus);
+  check_cuda(cudaSetDevice(gpu.index), "cudaSetDevice");
+  check_cuda(cudaFree(nullptr), "creating the CUDA context");
+  cudaDeviceProp properties{};
+  check_cuda(cudaGetDeviceProperties(&properties, gpu.index), "cudaGetDeviceProperties");
+  gpu.name = properties.name;
+  gpu.uuid = uuid_text(properties.uuid);
+  gpu.multiprocessors = properties.multiProcessorCount;
+  gpu.l2_bytes = static_cast<std::size_t>(properties.l2CacheSize);
+  gpu.memory_bytes = properties.totalGlobalMem;
+  check_cuda(cudaDeviceGetAttribute(&gpu.memory_clock_khz, cudaDevAttrMemoryClockRate, gpu.index),
+             "reading the memory clock");
+  check_cuda(cudaDeviceGetAttribute(&gpu.memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth, gpu.index),
+             "reading the memory bus width");
+  check_cuda(cudaDriverGetVersion(&gpu.driver_version), "cudaDriverGetVersion");
+  check_cuda(cudaRuntimeGetVersion(&gpu.runtime_version), "cudaRuntimeGetVersion");
+  return gpu;
+}
+
+std::vector<std::pair<std::string, std::string>> gpu_facts(const Gpu& gpu) {
+  const LinkPeak link = host_link_peak(gpu);
+  return {{"gpu", std::to_string(gpu.index)},
+          {"gpu_name", gpu.name},
+          {"gpu_uuid", gpu.uuid},
+          {"gpu_pci_bus_id", gpu.pci_bus_id},
+          {"gpu_numa_node", std::to_string(gpu.pci.numa_node)},
+          {"gpu_local_cpus", gpu.pci.local_cpus.empty() ? "unknown" : gpu.pci.local_cpus},
+          {"thread_bound_near_gpu", gpu.bound_near ? "yes" : "no"},
+          {"node_local_rank", std::to_string(gpu.local_rank)},
+          {"gpu_memory", format_bytes(gpu.memory_bytes)},
+          {"gpu_l2", format_bytes(gpu.l2_bytes)},
+          {"pcie_link", link.how.empty() ? "unknown" : link.how},
+          {"cuda_driver", version_text(gpu.driver_version)},
+          {"cuda_runtime", version_text(gpu.runtime_version)}};
+}
+
+LinkPeak memory_peak(const Gpu& gpu) {
+  if (gpu.memory_clock_khz <= 0 || gpu.memory_bus_bits <= 0) return {};
+  char how[160];
+  std::snprintf(how, sizeof how, "memory clock %d MHz x %d-bit bus / 8 x 2 (double data rate)",
+                gpu.memory_clock_khz / 1000, gpu.memory_bus_bits);
+  return {gpu.memory_clock_khz * 1e3 * gpu.memory_bus_bits / 8 * 2, how};
+}
+
+LinkPeak host_link_peak(const Gpu& gpu) { return pcie_peak(gpu.pci.link_gts, gpu.pci.link_width); }
+
+}  // namespace npgpu

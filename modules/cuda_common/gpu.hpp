@@ -1,0 +1,47 @@
+#pragma once
+// The GPU a rank measures: chosen from the node-local rank or --device, made current, with the
+// measuring thread moved next to it; and what the record says about it.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "npgpu/gpu_binding.hpp"
+#include "npgpu/options.hpp"
+#include "npgpu/team.hpp"
+
+namespace npgpu {
+
+struct Gpu {
+  int index = 0;
+  int local_rank = 0;
+  std::string name;
+  std::string uuid;
+  std::string pci_bus_id;
+  PciNeighbourhood pci;
+  bool bound_near = false;    // the thread now runs on the GPU's local cores
+  int multiprocessors = 0;
+  std::size_t l2_bytes = 0;
+  std::size_t memory_bytes = 0;
+  int memory_clock_khz = 0;   // for the theoretical memory bandwidth
+  int memory_bus_bits = 0;
+  int driver_version = 0;
+  int runtime_version = 0;
+};
+
+// Collective only when the launcher does not say the node-local rank (MPI_Comm_split_type).
+// UsageError when there is no GPU for this rank.
+Gpu open_gpu(const Team& team, const RunOptions& options);
+
+// "" when this machine has a CUDA GPU, else why not (for the catalog).
+std::string cuda_unavailable_here();
+int cuda_device_count();
+
+// The record's facts: GPU index, name, UUID, PCI bus id, NUMA node, cores, CUDA versions.
+std::vector<std::pair<std::string, std::string>> gpu_facts(const Gpu& gpu);
+
+// Memory clock x bus width x 2 (double data rate), the seeds' formula.
+LinkPeak memory_peak(const Gpu& gpu);
+// The GPU's PCIe link to the host, from sysfs.
+LinkPeak host_link_peak(const Gpu& gpu);
+
+}  // namespace npgpu

@@ -1,0 +1,91 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+
+#include "npgpu/errors.hpp"
+#include "npgpu/gpu_binding.hpp"
+#include "support/command.hpp"
+
+namespace npgpu {
+namespace {
+
+std::function<const char*(const char*)> environment(std::map<std::string, std::string> variables) {
+  return [variables = std::move(variables)](const char* name) -> const char* {
+    const auto found = variables.find(name);
+    return found == variables.end() ? nullptr : found->second.c_str();
+  };
+}
+
+TEST(NodeLocalRank, EachLauncherSaysItItsOwnWay) {
+  EXPECT_EQ(node_local_rank_from(environment({{"OMPI_COMM_WORLD_LOCAL_RANK", "3"}})), 3);
+  EXPECT_EQ(node_local_rank_from(environment({{"SLURM_LOCALID", "1"}})), 1);
+  EXPECT_EQ(node_local_rank_from(environment({{"PALS_LOCAL_RANKID", "2"}})), 2);
+  EXPECT_EQ(node_local_rank_from(environment({{"MPI_LOCALRANKID", "5"}})), 5);
+  EXPECT_EQ(node_local_rank_from(environment({{"MV2_COMM_WORLD_LOCAL_RANK", "4"}})), 4);
+  EXPECT_EQ(node_local_rank_from(environment({})), std::nullopt) << "then MPI_Comm_split_type decides";
+}
+
+TEST(NodeLocalRank, TheMpiLaunchersOwnVariableWinsOverSlurms) {
+  // srun starting an Open MPI job sets both; the MPI library's own view is the one that counts.
+  EXPECT_EQ(node_local_rank_from(environment({{"SLURM_LOCALID", "0"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}})), 1);
+}
+
+TEST(NodeLocalRank, IgnoresGarbage) {
+  EXPECT_EQ(node_local_rank_from(environment({{"OMPI_COMM_WORLD_LOCAL_RANK", "x1"}, {"SLURM_LOCALID", "2"}})), 2);
+  EXPECT_EQ(node_local_rank_from(environment({{"SLURM_LOCALID", "-1"}})), std::nullopt);
+}
+
+TEST(ChooseDevice, LocalRankUnlessTold) {
+  EXPECT_EQ(choose_device(1, std::nullopt, 2), 1);
+  EXPECT_EQ(choose_device(1, 0, 2), 0);
+}
+
+std::string refusal(int local_rank, std::optional<int> requested, int count) {
+  try {
+    choose_device(local_rank, requested, count);
+  } catch (const UsageError& error) {
+    return error.what();
+  }
+  return "accepted";
+}
+
+TEST(ChooseDevice, RefusesWhatIsNotThere) {
+  EXPECT_NE(refusal(0, 4, 2).find("--device 4: this node has 2 GPUs (0 to 1)"), std::string::npos);
+  EXPECT_NE(refusal(2, std::nullopt, 2).find("node-local rank 2 has no GPU of its own"), std::string::npos);
+  EXPECT_NE(refusal(0, std::nullopt, 0).find("no CUDA GPU"), std::string::npos);
+}
+
+TEST(PciNeighbourhood, ReadsSysfs) {
+  test::TempDir sysfs;
+  const std::filesystem::path device = sysfs.path() / "0000:1b:00.0";
+  std::filesystem::create_directories(device);
+  std::ofstream(device / "numa_node") << "1\n";
+  std::ofstream(device / "local_cpulist") << "16-31,48-63\n";
+  std::ofstream(device / "current_link_speed") << "32.0 GT/s PCIe\n";
+  std::ofstream(device / "current_link_width") << "16\n";
+  const PciNeighbourhood found = pci_neighbourhood("00000000:1B:00.0", sysfs.path());
+  EXPECT_EQ(found.numa_node, 1);
+  EXPECT_EQ(found.local_cpus, "16-31,48-63");
+  EXPECT_DOUBLE_EQ(found.link_gts, 32.0);
+  EXPECT_EQ(found.link_width, 16);
+  EXPECT_EQ(pci_neighbourhood("0000:99:00.0", sysfs.path()).numa_node, -1) << "absent: unknown, not an error";
+}
+
+TEST(PciePeak, RateTimesLanesTimesEncoding) {
+  EXPECT_EQ(pcie_generation(32.0), 5);
+  EXPECT_EQ(pcie_generation(8.0), 3);
+  EXPECT_EQ(pcie_generation(7.0), 0);
+  EXPECT_NEAR(pcie_peak(32.0, 16).bytes_per_second, 32e9 * 16 * 128 / 130 / 8, 1);  // 63.0 GB/s
+  EXPECT_NEAR(pcie_peak(5.0, 16).bytes_per_second, 8e9, 1);                         // Gen2: 8b/10b
+  EXPECT_NE(pcie_peak(32.0, 16).how.find("Gen5 x16"), std::string::npos);
+  EXPECT_EQ(pcie_peak(0, 16).bytes_per_second, 0) << "unknown link, no peak";
+}
+
+TEST(CpuList, ParsesRanges) {
+  EXPECT_EQ(parse_cpu_list("0-3,8,10-11"), (std::vector<int>{0, 1, 2, 3, 8, 10, 11}));
+  EXPECT_TRUE(parse_cpu_list("").empty());
+}
+
+}  // namespace
+}  // namespace npgpu
