@@ -8,9 +8,10 @@
    back, and each is judged by its best launch, the one where the machine gave it the closer cores;
    the median launch is shown too;
 2. a full default sweep of mpi, 1 B to 64 MiB with perturbations, at the default precision, in
-   under 60 s.
+   under 60 s; with --netpipe, NetPIPE's own MPI sweep over the same range is timed beside it
+   (build NetPIPE 5.x outside this repository; its sweep takes minutes).
 
-    bench/core.py [--build build] [--rounds 3]
+    bench/core.py [--build build] [--rounds 8] [--netpipe /path/to/NPmpi]
 
 Prints a table last. Needs a built npgpu, mpicc, and Debian's python3 with h5py.
 """
@@ -58,9 +59,18 @@ def full_sweep(npgpu, record):
         return seconds, len(precision), sum(p <= target for p in precision), statistics.median(precision)
 
 
+def netpipe_sweep(binary, work):
+    start = time.monotonic()
+    run(["mpirun", "-np", "2", binary, "--end", str(64 * 1024 * 1024), "-o", os.path.join(work, "np.out")])
+    seconds = time.monotonic() - start
+    with open(os.path.join(work, "np.out")) as table:
+        return seconds, sum(1 for line in table if line.strip())
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--netpipe", help="NetPIPE 5.x NPmpi binary to time over the same sweep")
     parser.add_argument("--rounds", type=int, default=8, help="rounds of bare, npgpu warm, npgpu cold back to back")
     options = parser.parse_args()
     npgpu = os.path.join(options.build, "npgpu")
@@ -76,6 +86,7 @@ def main():
             print(f"round {round_number + 1}: bare {reference:.3f} us, npgpu warm {ours:.3f} us, "
                   f"npgpu cold {cold:.3f} us", file=sys.stderr)
         seconds, sizes, precise, median_precision = full_sweep(npgpu, os.path.join(work, "sweep.h5"))
+        netpipe = netpipe_sweep(options.netpipe, work) if options.netpipe else None
 
     best = [min(p[i] for p in pairs) for i in range(3)]
     typical = [statistics.median(p[i] for p in pairs) for i in range(3)]
@@ -90,6 +101,9 @@ def main():
         (f"  sizes within 1% precision", f"{precise}/{sizes}", f"median {100 * median_precision:.2f}%",
          precise / sizes, "(shown)"),
     ]
+    if netpipe:
+        rows.append((f"  NetPIPE NPmpi, same range ({netpipe[1]} sizes)", f"{seconds:.1f}", f"{netpipe[0]:.1f} s NetPIPE",
+                     seconds / netpipe[0], "(shown)"))
     print(f"\n{'measure':48} {'npgpu':>10} {'reference':>22} {'ratio':>7}  target")
     for name, value, ref, ratio, target in rows:
         print(f"{name:48} {value:>10} {ref:>22} {ratio:>7.3f}  {target}")

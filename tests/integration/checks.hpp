@@ -10,6 +10,13 @@
 
 namespace npgpu::test {
 
+// The default schedule, up to `upper`.
+inline ScheduleOptions upto(std::uint64_t upper) {
+  ScheduleOptions schedule;
+  schedule.upper = upper;
+  return schedule;
+}
+
 // The curve holds the scheduled sizes, positive times, throughput = bytes/time for every
 // statistic, and as many raw samples as trials.
 inline void expect_sound_curve(const H5File& file, const std::string& curve, const ScheduleOptions& schedule) {

@@ -6,12 +6,6 @@
 namespace npgpu::test {
 namespace {
 
-ScheduleOptions upto(std::uint64_t upper) {
-  ScheduleOptions schedule;
-  schedule.upper = upper;
-  return schedule;
-}
-
 TEST(MemcpyModule, RunsWithoutMpirun) {
   TempDir dir;
   std::vector<std::string> argv{NPGPU_BINARY, "--module", "memcpy", "-o", dir.file("m.h5")};

@@ -6,12 +6,6 @@
 namespace npgpu::test {
 namespace {
 
-ScheduleOptions upto(std::uint64_t upper) {
-  ScheduleOptions schedule;
-  schedule.upper = upper;
-  return schedule;
-}
-
 CommandResult run_mpi(const std::vector<std::string>& mca, const std::vector<std::string>& options) {
   std::vector<std::string> argv = mpirun_npgpu(2, mca);
   argv.insert(argv.end(), {"--module", "mpi"});
