@@ -23,6 +23,10 @@ GatedTimer::GatedTimer(std::vector<GpuStream> streams) : streams_(std::move(stre
   start_ = Event(device, cudaEventDefault);
   stop_ = Event(device, cudaEventDefault);
   for (std::size_t i = 1; i < streams_.size(); ++i) joined_.emplace_back(streams_[i].device, cudaEventDisableTiming);
+  for (const GpuStream& stream : streams_) {
+    const CurrentDevice current(stream.device);
+    prepare_kernels();
+  }
 }
 
 GatedTimer::~GatedTimer() {

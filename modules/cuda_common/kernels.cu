@@ -38,6 +38,12 @@ __global__ void sm_copy(uint4* __restrict__ to, const uint4* __restrict__ from, 
 
 }  // namespace
 
+void prepare_kernels() {
+  cudaFuncAttributes attributes{};
+  check_cuda(cudaFuncGetAttributes(&attributes, gate_spin), "loading the gate's spin kernel");
+  check_cuda(cudaFuncGetAttributes(&attributes, sm_copy), "loading the SM copy kernel");
+}
+
 void launch_gate_spin(int* gate_on_gpu, double timeout_s, cudaStream_t stream) {
   gate_spin<<<1, 1, 0, stream>>>(gate_on_gpu, static_cast<std::uint64_t>(timeout_s * 1e9));
   check_cuda(cudaGetLastError(), "launching the gate's spin kernel");
