@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "../integration/checks.hpp"
+#include "../integration/refusal.hpp"
 #include "gpu_support.hpp"
 #include "support/command.hpp"
 
@@ -171,18 +172,6 @@ TEST(GpuModules, EachRankTakesTheGpuOfItsNodeLocalRank) {
 }
 
 // Refusals that need a GPU to be decided: one line, exit code 2, nothing written.
-void expect_refusal(const std::vector<std::string>& args, const std::string& says) {
-  TempDir dir;
-  std::vector<std::string> argv{NPGPU_BINARY};
-  argv.insert(argv.end(), args.begin(), args.end());
-  const CommandResult result = run_command(argv, dir.path());
-  EXPECT_EQ(result.exit_code, 2) << result.err;
-  const std::vector<std::string> lines = lines_of(result.err);
-  ASSERT_EQ(lines.size(), 1u) << result.err;
-  EXPECT_NE(lines[0].find(says), std::string::npos) << lines[0];
-  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "bad input must write nothing";
-}
-
 TEST(GpuRefusals, DeviceIndexOutOfRange) {
   if (const std::string why = missing_gpus(1); !why.empty()) GTEST_SKIP() << why;
   expect_refusal({"--module", "cudaMemcpy", "--device", "99"}, "--device 99: this node has");

@@ -2,8 +2,7 @@
 // GPU is present (or the build has no CUDA) the cases that cannot apply are skipped, saying why.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
+#include "refusal.hpp"
 #include "support/command.hpp"
 
 namespace npgpu::test {
@@ -19,21 +18,6 @@ std::string module_status(const std::string& module) {
         if (const auto at = line.find(status); at != std::string::npos) return line.substr(at);
     }
   return "not listed";
-}
-
-// Runs npgpu alone with `args` in an empty directory; expects the one-line refusal containing `says`.
-void expect_refusal(const std::vector<std::string>& args, const std::string& says) {
-  TempDir dir;
-  std::vector<std::string> argv{NPGPU_BINARY};
-  argv.insert(argv.end(), args.begin(), args.end());
-  const CommandResult result = run_command(argv, dir.path());
-  EXPECT_EQ(result.exit_code, 2) << result.err;
-  const std::vector<std::string> lines = lines_of(result.err);
-  ASSERT_EQ(lines.size(), 1u) << result.err;
-  EXPECT_EQ(lines[0].rfind("npgpu: error: ", 0), 0u) << lines[0];
-  EXPECT_NE(lines[0].find(says), std::string::npos) << lines[0];
-  EXPECT_TRUE(result.out.empty()) << result.out;
-  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "bad input must write nothing";
 }
 
 class GpuModuleWithoutGpu : public ::testing::TestWithParam<const char*> {};
