@@ -2,7 +2,6 @@
 // seeds' NPcudaMemcpy and NPcuMemcpy. One implementation: the two modules differ only in the API
 // that drives the copy engine (CopyApi); the SM copy kernel calls neither and is cudaMemcpy's.
 #include <algorithm>
-#include <array>
 #include <optional>
 
 #include "copy_options.hpp"
