@@ -2,11 +2,36 @@
 
 #include <algorithm>
 
+#include "cuda_copy/copy_options.hpp"
 #include "factories.hpp"
+#include "p2p/p2p_options.hpp"
+#ifdef NPGPU_HAVE_CUDA
+#include "cuda_common/gpu.hpp"
+#endif
 #include "npgpu/errors.hpp"
 #include "npgpu/sizes.hpp"
 
 namespace npgpu {
+namespace {
+
+// The GPU modules' factories and availability checks; null where this build has no CUDA.
+struct GpuModuleParts {
+  std::unique_ptr<Module> (*cuda_memcpy)() = nullptr;
+  std::unique_ptr<Module> (*cu_memcpy)() = nullptr;
+  std::unique_ptr<Module> (*p2p)() = nullptr;
+  std::string (*any_gpu_here)() = nullptr;
+  std::string (*two_gpus_here)() = nullptr;
+};
+#ifdef NPGPU_HAVE_CUDA
+const GpuModuleParts kGpu{make_cuda_memcpy_module, make_cu_memcpy_module, make_p2p_module, cuda_unavailable_here,
+                          p2p_unavailable_here};
+#else
+const GpuModuleParts kGpu{};
+#endif
+
+const std::vector<std::string> kCopyOptions{"--direction", "--memory", "--copy", "--api", "--device"};
+
+}  // namespace
 
 const std::vector<CatalogEntry>& module_catalog() {
   static const std::vector<CatalogEntry> catalog{
@@ -16,6 +41,18 @@ const std::vector<CatalogEntry>& module_catalog() {
       {{"mpi", "MPI_Send/MPI_Recv between two ranks, host buffers (shared memory, TCP, or whatever MPI picks)",
         Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, ""},
        make_mpi_module, nullptr},
+      {{"cudaMemcpy", "copies between host memory and this rank's GPU, or inside it (CUDA runtime API, copy engine or SM kernel)",
+        Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA", kCopyOptions,
+        resolve_cuda_memcpy_options},
+       kGpu.cuda_memcpy, kGpu.any_gpu_here},
+      {{"cuMemcpy", "the same copies through the CUDA driver API (cuMemcpyHtoD, DtoH, DtoD), copy engine",
+        Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA", kCopyOptions,
+        resolve_cu_memcpy_options},
+       kGpu.cu_memcpy, kGpu.any_gpu_here},
+      {{"p2p", "copies between two GPUs of a node over peer access (NVLink or PCIe); run it with one rank",
+        Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA",
+        {"--copy", "--pairs", "--p2p"}, resolve_p2p_options},
+       kGpu.p2p, kGpu.two_gpus_here},
   };
   return catalog;
 }

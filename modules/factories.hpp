@@ -8,5 +8,9 @@ namespace npgpu {
 
 std::unique_ptr<Module> make_memcpy_module();
 std::unique_ptr<Module> make_mpi_module();
+// Built only with CUDA (NPGPU_HAVE_CUDA).
+std::unique_ptr<Module> make_cuda_memcpy_module();
+std::unique_ptr<Module> make_cu_memcpy_module();
+std::unique_ptr<Module> make_p2p_module();
 
 }  // namespace npgpu

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cuda_check.hpp"
+#include "streams.hpp"
 #include "npgpu/sizes.hpp"
 
 namespace npgpu {
@@ -37,10 +38,22 @@ std::string cuda_unavailable_here() {
   return count > 0 ? "" : "no CUDA GPU";
 }
 
+std::string p2p_unavailable_here() {
+  const int count = cuda_device_count();
+  if (count >= 2) return "";
+  return "p2p copies between two GPUs, and this node has " + std::string(count == 0 ? "no CUDA GPU" : "1 GPU");
+}
+
 Gpu open_gpu(const Team& team, const RunOptions& options) {
+  const int local_rank = node_local_rank(team);
+  Gpu gpu = open_gpu_index(choose_device(local_rank, options.device, cuda_device_count()));
+  gpu.local_rank = local_rank;
+  return gpu;
+}
+
+Gpu open_gpu_index(int index) {
   Gpu gpu;
-  gpu.local_rank = node_local_rank(team);
-  gpu.index = choose_device(gpu.local_rank, options.device, cuda_device_count());
+  gpu.index = index;
   char bus_id[64] = {};
   check_cuda(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, gpu.index), "cudaDeviceGetPCIBusId");
   gpu.pci_bus_id = bus_id;
@@ -53,6 +66,7 @@ Gpu open_gpu(const Team& team, const RunOptions& options) {
   check_cuda(cudaGetDeviceProperties(&properties, gpu.index), "cudaGetDeviceProperties");
   gpu.name = properties.name;
   gpu.uuid = uuid_text(properties.uuid);
+  gpu.compute_major = properties.major;
   gpu.multiprocessors = properties.multiProcessorCount;
   gpu.l2_bytes = static_cast<std::size_t>(properties.l2CacheSize);
   gpu.memory_bytes = properties.totalGlobalMem;
@@ -80,6 +94,16 @@ std::vector<std::pair<std::string, std::string>> gpu_facts(const Gpu& gpu) {
           {"pcie_link", link.how.empty() ? "unknown" : link.how},
           {"cuda_driver", version_text(gpu.driver_version)},
           {"cuda_runtime", version_text(gpu.runtime_version)}};
+}
+
+void require_gpu_memory(const Gpu& gpu, std::uint64_t bytes, const std::string& module) {
+  const CurrentDevice current(gpu.index);
+  std::size_t free = 0, total = 0;
+  check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  if (bytes <= free) return;
+  throw UsageError("--upper: module " + module + " needs " + format_bytes(bytes) + " of memory on GPU " +
+                   std::to_string(gpu.index) + " (" + gpu.name + "), which has " + format_bytes(free) +
+                   " free; choose a smaller --upper");
 }
 
 LinkPeak memory_peak(const Gpu& gpu) {

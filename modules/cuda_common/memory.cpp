@@ -1,5 +1,8 @@
 #include "memory.hpp"
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -51,7 +54,8 @@ HostMemory::HostMemory(std::uint64_t bytes, HostMemoryKind kind) : size_(bytes),
   switch (kind) {
     case HostMemoryKind::pinned: check_cuda(cudaMallocHost(&memory, bytes), "cudaMallocHost"); break;
     case HostMemoryKind::write_combined:
-      check_cuda(cudaHostAlloc(&memory, bytes, cudaHostAllocWriteCombined), "cudaHostAlloc(WriteCombined)");
+      check_cuda(cudaHostAlloc(&memory, bytes, cudaHostAllocWriteCombined | cudaHostAllocMapped),
+                 "cudaHostAlloc(WriteCombined)");
       break;
     case HostMemoryKind::pageable:
     case HostMemoryKind::registered:
@@ -62,13 +66,28 @@ HostMemory::HostMemory(std::uint64_t bytes, HostMemoryKind kind) : size_(bytes),
   data_ = static_cast<std::byte*>(memory);
   std::memset(data_, 0, bytes);  // first touch here, on the NUMA node of the thread's cores
   if (kind == HostMemoryKind::registered) {
-    const cudaError_t status = cudaHostRegister(data_, bytes, cudaHostRegisterDefault);
+    // Mapped: the SM copy kernel reaches it too.
+    const cudaError_t status = cudaHostRegister(data_, bytes, cudaHostRegisterMapped);
     if (status != cudaSuccess) {
       std::free(data_);
       data_ = nullptr;
       check_cuda(status, "cudaHostRegister");
     }
   }
+}
+
+std::byte* HostMemory::device_view() const {
+  void* view = nullptr;
+  check_cuda(cudaHostGetDevicePointer(&view, data_, 0), "cudaHostGetDevicePointer");
+  return static_cast<std::byte*>(view);
+}
+
+int numa_node_of(const void* address) {
+  // move_pages with no target nodes only reports where each page is.
+  void* page = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(address) / 4096 * 4096);
+  int node = -1;
+  if (syscall(SYS_move_pages, 0, 1UL, &page, nullptr, &node, 0) != 0) return -1;
+  return node;
 }
 
 void HostMemory::release() {

@@ -25,6 +25,10 @@ enum class HostMemoryKind { pageable, pinned, write_combined, registered };
 HostMemoryKind host_memory_kind(const std::string& name);  // the --memory names
 const char* host_memory_description(HostMemoryKind kind);
 
+// The NUMA node holding the page at `address`, or -1 when the kernel does not say (pages the
+// CUDA driver pinned itself may not be visible to move_pages).
+int numa_node_of(const void* address);
+
 class HostMemory {
  public:
   HostMemory() = default;
@@ -35,6 +39,8 @@ class HostMemory {
   std::byte* data() const { return data_; }
   std::uint64_t size() const { return size_; }
   HostMemoryKind kind() const { return kind_; }
+  // The address a kernel uses to reach it (pinned kinds only).
+  std::byte* device_view() const;
 
  private:
   void release();

@@ -1,0 +1,32 @@
+#pragma once
+// cudaMemcpy and cuMemcpy before any GPU is touched: which option combinations make sense, and the
+// copies each direction makes. No CUDA here.
+#include <string>
+
+#include "cuda_common/copy_legs.hpp"
+#include "npgpu/options.hpp"
+
+namespace npgpu {
+
+// The four places a direction's copies use; a direction uses some of them.
+enum CopyPlace : std::size_t { kHostSource, kHostTarget, kGpuSource, kGpuTarget, kCopyPlaces };
+constexpr bool on_host(std::size_t place) { return place == kHostSource || place == kHostTarget; }
+
+// h2d, d2h, d2d: one copy; h2d2h: h2d then d2h of the same message, chained (the round trip);
+// bidir: h2d and d2h at once on two streams.
+CopyLegs direction_legs(const std::string& direction);
+
+// The places a direction reads or writes.
+std::vector<std::size_t> places_used(const CopyLegs& legs);
+
+// The pattern each direction measures: h2d2h pingpong, bidir bidir, the others stream.
+Pattern direction_pattern(const std::string& direction);
+
+// Settles --direction with --pattern, and refuses combinations that cannot work (UsageError, one
+// line): host memory options with d2d, pageable memory with a kernel, with async copies or with
+// bidir, blocking copies with bidir.
+void resolve_cuda_memcpy_options(RunOptions& options);
+// The same, and --copy sm is refused: a kernel calls no copy API, so it belongs to cudaMemcpy.
+void resolve_cu_memcpy_options(RunOptions& options);
+
+}  // namespace npgpu

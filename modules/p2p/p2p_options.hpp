@@ -1,0 +1,44 @@
+#pragma once
+// p2p before any GPU is touched: which GPU pairs, and the copies each pattern makes between them.
+// No CUDA here.
+#include <string>
+#include <vector>
+
+#include "cuda_common/copy_legs.hpp"
+#include "npgpu/options.hpp"
+
+namespace npgpu {
+
+struct GpuPair {
+  int source = 0;
+  int destination = 1;
+  bool operator==(const GpuPair&) const = default;
+};
+
+// --pairs: "all", or "SRC:DST" (empty: 0:1).
+struct PairSelection {
+  bool all = false;
+  GpuPair pair;
+};
+PairSelection parse_pairs(const std::string& text);  // UsageError, one line, when malformed
+
+// The pairs to measure on a node with `gpus` GPUs. "all": every ordered pair, or every unordered
+// pair for bidir, which runs both directions at once. UsageError when a GPU is not there.
+std::vector<GpuPair> expand_pairs(const PairSelection& selection, int gpus, Pattern pattern);
+
+// A curve's name part: "gpu0_to_gpu1", or "gpu0_and_gpu1" for bidir.
+std::string pair_variant(const GpuPair& pair, Pattern pattern);
+
+// The four ends of a pair's copies: what each GPU sends from and receives into. Streams: 0 is the
+// source GPU's, 1 the destination GPU's.
+enum PairEnd : std::size_t { kSourceSends, kDestinationReceives, kDestinationSends, kSourceReceives, kPairEnds };
+inline constexpr std::size_t kSourceStream = 0, kDestinationStream = 1;
+
+// write: the GPU that holds the data pushes it (its engine or kernel); read: the receiving GPU pulls.
+// stream: source -> destination; bidir: both ways at once; pingpong: there and back, chained.
+CopyLegs pair_legs(Pattern pattern, bool write);
+
+// Checks the form of --pairs before any GPU is touched.
+void resolve_p2p_options(RunOptions& options);
+
+}  // namespace npgpu

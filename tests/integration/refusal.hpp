@@ -1,0 +1,28 @@
+#pragma once
+// Bad input: one clear line on stderr, exit code 2, nothing written.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/command.hpp"
+
+namespace npgpu::test {
+
+// Runs npgpu alone with `args` in an empty directory and expects the refusal containing `says`.
+inline void expect_refusal(const std::vector<std::string>& args, const std::string& says) {
+  TempDir dir;
+  std::vector<std::string> argv{NPGPU_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const CommandResult result = run_command(argv, dir.path());
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  const std::vector<std::string> lines = lines_of(result.err);
+  ASSERT_EQ(lines.size(), 1u) << result.err;
+  EXPECT_EQ(lines[0].rfind("npgpu: error: ", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find(says), std::string::npos) << lines[0];
+  EXPECT_TRUE(result.out.empty()) << result.out;
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "bad input must write nothing";
+}
+
+}  // namespace npgpu::test
