@@ -16,10 +16,19 @@ std::string ranks_line(const SystemInfo& system) {
   return line;
 }
 
-std::string facts_line(const std::vector<std::pair<std::string, std::string>>& facts) {
-  std::string line;
-  for (const auto& [name, value] : facts) line += (line.empty() ? "" : ", ") + name + " " + value;
-  return line;
+// "name: value" items, several to a line, continuation lines indented under the first.
+std::string facts_lines(const std::vector<std::pair<std::string, std::string>>& facts) {
+  constexpr std::size_t kWidth = 110;
+  std::string text, line;
+  for (const auto& [name, value] : facts) {
+    const std::string item = name + ": " + value;
+    if (!line.empty() && line.size() + 2 + item.size() > kWidth) {
+      text += line + ";\n              ";
+      line.clear();
+    }
+    line += (line.empty() ? "" : "; ") + item;
+  }
+  return text + line;
 }
 
 std::string curve_label(const Curve& curve) {
@@ -60,7 +69,7 @@ void ConsoleReporter::begin(const RunRecord& r) {
   std::fprintf(out_, "  ranks:      %s\n", ranks_line(r.system).c_str());
   for (std::size_t rank = 0; rank < r.system.ranks.size(); ++rank)
     if (!r.system.ranks[rank].module_facts.empty())
-      std::fprintf(out_, "  rank %zu:     %s\n", rank, facts_line(r.system.ranks[rank].module_facts).c_str());
+      std::fprintf(out_, "  rank %zu:     %s\n", rank, facts_lines(r.system.ranks[rank].module_facts).c_str());
   std::fprintf(out_, "  timing:     %s\n", r.timing.c_str());
   std::fprintf(out_, "  timer:      %s = %s, resolution %s%s\n", o.timer.c_str(), r.timer_description.c_str(),
                format_seconds(r.timer_resolution).c_str(),
@@ -137,8 +146,9 @@ void ConsoleReporter::end(const RunRecord& r) {
   for (const Curve& curve : r.curves) {
     const CurveSummary s = summarize_curve(curve, headline);
     const std::string who = r.curves.size() > 1 ? "  " + curve_label(curve) + ": " : "  ";
-    std::fprintf(out_, "%ssmall-message latency %s at %s; peak throughput %s at %s; half of peak from %s\n",
-                 who.c_str(), format_seconds(s.latency_seconds).c_str(), format_bytes(s.latency_bytes).c_str(),
+    const char* first = s.latency_bytes <= 1024 ? "small-message latency" : "one-way time at the smallest size";
+    std::fprintf(out_, "%s%s %s at %s; peak throughput %s at %s; half of peak from %s\n", who.c_str(), first,
+                 format_seconds(s.latency_seconds).c_str(), format_bytes(s.latency_bytes).c_str(),
                  format_throughput(s.peak_throughput, r.options.units).c_str(), format_bytes(s.peak_bytes).c_str(),
                  format_bytes(s.half_peak_bytes).c_str());
     if (curve.link_peak.bytes_per_second > 0)

@@ -114,8 +114,8 @@ void check_memory(const Module& module, const RunOptions& options, int ranks_her
   const std::uint64_t available = physical_memory_bytes();
   if (per_rank / 2 * static_cast<std::uint64_t>(ranks_here) >= available / 2)
     throw UsageError("--upper " + format_bytes(options.schedule.upper) + ": module " + options.module + " would need " +
-                     format_bytes(per_rank) + " of host memory on each of " + std::to_string(ranks_here) +
-                     " ranks here, and this machine has " + format_bytes(available) + "; choose a smaller --upper");
+                     format_capacity(per_rank) + " of host memory on each of " + std::to_string(ranks_here) +
+                     " ranks here, and this machine has " + format_capacity(available) + "; choose a smaller --upper");
 }
 
 // Runs a step on every rank and returns the first failure any rank had, on every rank.

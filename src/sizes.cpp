@@ -84,6 +84,19 @@ std::string format_bytes(std::uint64_t bytes) {
   return std::to_string(bytes) + " B";
 }
 
+std::string format_capacity(std::uint64_t bytes) {
+  static const std::array<std::pair<std::uint64_t, const char*>, 3> units{
+      {{GiB, "GiB"}, {MiB, "MiB"}, {KiB, "KiB"}}};
+  for (const auto& [factor, name] : units) {
+    if (bytes < factor) continue;
+    if (bytes % factor == 0) return std::to_string(bytes / factor) + " " + name;
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f %s", static_cast<double>(bytes) / static_cast<double>(factor), name);
+    return text;
+  }
+  return std::to_string(bytes) + " B";
+}
+
 std::string format_seconds(double seconds) {
   if (!std::isfinite(seconds)) return "n/a";
   if (seconds >= 1) return with_precision(seconds, "s");

@@ -21,7 +21,8 @@ std::uint64_t parse_size(std::string_view text, std::string_view option);
 // Throughput units: decimal (GB/s, 1e9 B/s) unless the user asks for binary (GiB/s).
 enum class Units { decimal, binary };
 
-std::string format_bytes(std::uint64_t bytes);          // "48 B", "4 KiB", "1.5 MiB"
+std::string format_bytes(std::uint64_t bytes);          // "48 B", "4 KiB", "1.5 MiB", "16381 B": exact
+std::string format_capacity(std::uint64_t bytes);       // "139.8 GiB": amounts of memory, rounded
 std::string format_seconds(double seconds);             // "0.52 us", "12.4 ms"
 std::string format_throughput(double bytes_per_second, Units units);  // "12.3 GB/s"
 

@@ -89,8 +89,8 @@ std::vector<std::pair<std::string, std::string>> gpu_facts(const Gpu& gpu) {
           {"gpu_local_cpus", gpu.pci.local_cpus.empty() ? "unknown" : gpu.pci.local_cpus},
           {"thread_bound_near_gpu", gpu.bound_near ? "yes" : "no"},
           {"node_local_rank", std::to_string(gpu.local_rank)},
-          {"gpu_memory", format_bytes(gpu.memory_bytes)},
-          {"gpu_l2", format_bytes(gpu.l2_bytes)},
+          {"gpu_memory", format_capacity(gpu.memory_bytes)},
+          {"gpu_l2", format_capacity(gpu.l2_bytes)},
           {"pcie_link", link.how.empty() ? "unknown" : link.how},
           {"cuda_driver", version_text(gpu.driver_version)},
           {"cuda_runtime", version_text(gpu.runtime_version)}};
@@ -101,8 +101,8 @@ void require_gpu_memory(const Gpu& gpu, std::uint64_t bytes, const std::string& 
   std::size_t free = 0, total = 0;
   check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
   if (bytes <= free) return;
-  throw UsageError("--upper: module " + module + " needs " + format_bytes(bytes) + " of memory on GPU " +
-                   std::to_string(gpu.index) + " (" + gpu.name + "), which has " + format_bytes(free) +
+  throw UsageError("--upper: module " + module + " needs " + format_capacity(bytes) + " of memory on GPU " +
+                   std::to_string(gpu.index) + " (" + gpu.name + "), which has " + format_capacity(free) +
                    " free; choose a smaller --upper");
 }
 

@@ -59,6 +59,13 @@ TEST(FormatBytes, RoundSizesInBinaryUnitsOthersExact) {
   EXPECT_EQ(format_bytes(3 * GiB / 2), "1.5 GiB");
 }
 
+TEST(FormatCapacity, RoundedForAmountsOfMemory) {
+  EXPECT_EQ(format_capacity(146591680ull * KiB), "139.8 GiB");
+  EXPECT_EQ(format_capacity(60 * MiB), "60 MiB");
+  EXPECT_EQ(format_capacity(1536), "1.5 KiB");
+  EXPECT_EQ(format_capacity(100), "100 B");
+}
+
 TEST(FormatThroughput, DecimalUnlessAskedForBinary) {
   EXPECT_EQ(format_throughput(12.3e9, Units::decimal), "12.3 GB/s");
   EXPECT_EQ(format_throughput(512e6, Units::decimal), "512 MB/s");
