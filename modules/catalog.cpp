@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "factories.hpp"
+#include "mpi/gpu_path.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/sizes.hpp"
 
@@ -13,8 +14,9 @@ const std::vector<CatalogEntry>& module_catalog() {
       {{"memcpy", "host memory copy inside each rank (memcpy): the memory system's own speed, a ceiling for the others",
         Layout::per_rank, {Pattern::stream, Pattern::pingpong}, 64 * MiB, ""},
        make_memcpy_module, nullptr},
-      {{"mpi", "MPI_Send/MPI_Recv between two ranks, host buffers (shared memory, TCP, or whatever MPI picks)",
-        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, ""},
+      {{"mpi", "MPI_Send/MPI_Recv between two ranks, host or GPU buffers (shared memory, TCP, or whatever MPI picks)",
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "",
+        {"--buffers", "--gpu-path", "--chunk", "--staging", "--device"}, resolve_mpi_options},
        make_mpi_module, nullptr},
   };
   return catalog;
