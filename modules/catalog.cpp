@@ -18,6 +18,10 @@ const std::vector<CatalogEntry>& module_catalog() {
         Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "",
         {"--buffers", "--gpu-path", "--chunk", "--staging", "--device"}, resolve_mpi_options},
        make_mpi_module, nullptr},
+      {{"tcp", "raw TCP sockets between two ranks, host buffers: what the network stack gives before MPI adds anything",
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "",
+        {"--socket-buffer", "--nodelay"}},
+       make_tcp_module, nullptr},
   };
   return catalog;
 }

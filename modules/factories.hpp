@@ -8,5 +8,6 @@ namespace npgpu {
 
 std::unique_ptr<Module> make_memcpy_module();
 std::unique_ptr<Module> make_mpi_module();
+std::unique_ptr<Module> make_tcp_module();
 
 }  // namespace npgpu

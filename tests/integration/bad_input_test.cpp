@@ -55,6 +55,8 @@ const BadInput kCases[] = {
     {"OutputInMissingDirectory", 0, {"--module", "memcpy", "-o", "missing/run.h5"}, "does not exist"},
     {"NoModule", 0, {"--upper", "4K"}, "no module"},
     {"OptionOfAnotherModule", 0, {"--module", "memcpy", "--buffers", "D,D"}, "--buffers does not apply to module memcpy"},
+    {"TcpSocketBufferOverIntRange", 2, {"--module", "tcp", "--socket-buffer", "3G"}, "at most 2147483647"},
+    {"TcpWithOneRank", 0, {"--module", "tcp"}, "exactly 2 ranks, and this run has 1"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Rejected, BadInputTest, ::testing::ValuesIn(kCases),
