@@ -7,7 +7,33 @@
 #include "npgpu/errors.hpp"
 #include "npgpu/sizes.hpp"
 
+#ifdef NPGPU_HAVE_CUDA
+#include "cuda_common/gpu.hpp"
+#endif
+
 namespace npgpu {
+namespace {
+
+// The GPU pair modules as this build has them: a factory and the machine's check, or nulls and
+// what the build lacks.
+#ifdef NPGPU_HAVE_CUDA
+constexpr auto kMakeCudaIpc = make_cuda_ipc_module;
+constexpr auto kGpuUnavailableHere = cuda_unavailable_here;
+constexpr const char* kCudaIpcNeeds = "";
+#else
+constexpr std::unique_ptr<Module> (*kMakeCudaIpc)() = nullptr;
+constexpr std::string (*kGpuUnavailableHere)() = nullptr;
+constexpr const char* kCudaIpcNeeds = "CUDA";
+#endif
+#ifdef NPGPU_HAVE_NCCL
+constexpr auto kMakeNccl = make_nccl_module;
+constexpr const char* kNcclNeeds = "";
+#else
+constexpr std::unique_ptr<Module> (*kMakeNccl)() = nullptr;
+constexpr const char* kNcclNeeds = "NCCL";
+#endif
+
+}  // namespace
 
 const std::vector<CatalogEntry>& module_catalog() {
   static const std::vector<CatalogEntry> catalog{
@@ -22,6 +48,12 @@ const std::vector<CatalogEntry>& module_catalog() {
         Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "",
         {"--socket-buffer", "--nodelay"}},
        make_tcp_module, nullptr},
+      {{"cudaIpc", "one GPU copies into another rank's GPU memory, mapped by CUDA IPC: two ranks on one node (NVLink or PCIe)",
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, kCudaIpcNeeds, {"--device"}},
+       kMakeCudaIpc, kGpuUnavailableHere},
+      {{"nccl", "ncclSend/ncclRecv between two ranks' GPUs, communicator bootstrapped through MPI",
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, kNcclNeeds, {"--device"}},
+       kMakeNccl, kGpuUnavailableHere},
   };
   return catalog;
 }

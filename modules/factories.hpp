@@ -9,5 +9,11 @@ namespace npgpu {
 std::unique_ptr<Module> make_memcpy_module();
 std::unique_ptr<Module> make_mpi_module();
 std::unique_ptr<Module> make_tcp_module();
+#ifdef NPGPU_HAVE_CUDA
+std::unique_ptr<Module> make_cuda_ipc_module();
+#endif
+#ifdef NPGPU_HAVE_NCCL
+std::unique_ptr<Module> make_nccl_module();
+#endif
 
 }  // namespace npgpu

@@ -79,10 +79,10 @@ void resolve_mpi_options(RunOptions& options, bool built_with_cuda, CudaAwarenes
                          ": use --buffers H,D, D,H or D,D");
     return;
   }
+  const GpuPathChoice choice = choose_gpu_path(options.gpu_path, awareness);
   if (!built_with_cuda)
     throw UsageError("--buffers " + options.buffers + ": GPU buffers need CUDA, and this build has none: rebuild with "
                      "CUDA (see README, 'Building')");
-  const GpuPathChoice choice = choose_gpu_path(options.gpu_path, awareness);
   if (choice.path == GpuPath::direct)
     for (const char* name : {"--chunk", "--staging"})
       if (given(options, name))

@@ -11,7 +11,7 @@ class DeviceMessageMemory final : public MessageMemory {
  public:
   DeviceMessageMemory(std::uint64_t pool_bytes, bool cold, std::uint64_t max_bytes)
       : send_(pool_bytes), receive_(pool_bytes), staging_(max_bytes) {
-    set_pools(send_.data(), receive_.data(), Rotation(pool_bytes, cold));
+    set_pools(send_.data(), receive_.data(), pool_bytes, cold);
   }
 
   bool on_device() const override { return true; }

@@ -6,7 +6,7 @@ namespace {
 class HostMessageMemory final : public MessageMemory {
  public:
   HostMessageMemory(std::uint64_t pool_bytes, bool cold) : send_(pool_bytes), receive_(pool_bytes) {
-    set_pools(send_.data(), receive_.data(), Rotation(pool_bytes, cold));
+    set_pools(send_.data(), receive_.data(), pool_bytes, cold);
   }
 
   bool on_device() const override { return false; }

@@ -39,17 +39,24 @@ class MessageMemory {
     return receive_ + rotation_.offset(bytes, index);
   }
   std::byte* receive_pool() const { return receive_; }
+  // Where a message of either pool starts within its pool: the same place in the peer's pools.
+  std::uint64_t pool_offset(const std::byte* message) const {
+    const bool in_send = message >= send_ && message < send_ + pool_bytes_;
+    return static_cast<std::uint64_t>(message - (in_send ? send_ : receive_));
+  }
 
  protected:
-  void set_pools(std::byte* send, std::byte* receive, Rotation rotation) {
+  void set_pools(std::byte* send, std::byte* receive, std::uint64_t pool_bytes, bool cold) {
     send_ = send;
     receive_ = receive;
-    rotation_ = rotation;
+    pool_bytes_ = pool_bytes;
+    rotation_ = Rotation(pool_bytes, cold);
   }
 
  private:
   std::byte* send_ = nullptr;
   std::byte* receive_ = nullptr;
+  std::uint64_t pool_bytes_ = 0;
   Rotation rotation_;
 };
 

@@ -9,6 +9,7 @@
 #include "npgpu/errors.hpp"
 #include "npgpu/sysinfo.hpp"
 #include "pair/message_memory.hpp"
+#include "pair/pair_facts.hpp"
 #include "pair/pair_patterns.hpp"
 #include "tcp/socket.hpp"
 
@@ -39,23 +40,6 @@ class TcpTransport final : public Transport {
   std::vector<tcp::Piece> out_, in_;
 };
 
-std::string host_name() {
-  char name[MPI_MAX_PROCESSOR_NAME] = {};
-  int length = 0;
-  MPI_Get_processor_name(name, &length);
-  return std::string(name, static_cast<std::size_t>(length));
-}
-
-// Both ranks' host names, on both ranks.
-std::pair<std::string, std::string> pair_hosts(MPI_Comm comm) {
-  char mine[MPI_MAX_PROCESSOR_NAME] = {};
-  const std::string name = host_name();
-  name.copy(mine, sizeof mine - 1);
-  std::vector<char> all(2 * MPI_MAX_PROCESSOR_NAME);
-  MPI_Allgather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm);
-  return {all.data(), all.data() + MPI_MAX_PROCESSOR_NAME};
-}
-
 class TcpModule final : public Module {
  public:
   ~TcpModule() override {
@@ -70,8 +54,8 @@ class TcpModule final : public Module {
     MPI_Comm_dup(setup.team.comm(), &comm_);
     int rank = 0;
     MPI_Comm_rank(comm_, &rank);
-    const auto [host0, host1] = pair_hosts(comm_);
-    route_ = tcp::route_between(host0, host1);
+    const PairFacts hosts = gather_pair(comm_, processor_name());
+    route_ = tcp::route_between(hosts[0], hosts[1]);
     socket_options_ = {options.socket_buffer, options.nodelay};
     // Rank 1 listens before it says where; rank 0 connects once told. A failure on either side
     // is a RunError, which stops both ranks (MPI_Abort) rather than leaving one in accept().

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "mpi/gpu_path.hpp"
-#include "npgpu/errors.hpp"
+#include "support/refusal.hpp"
 
 namespace npgpu {
 namespace {
@@ -11,18 +11,7 @@ constexpr CudaAwareness kNotBuilt{false, false};
 constexpr CudaAwareness kBuiltButOff{true, false};
 constexpr CudaAwareness kAware{true, true};
 
-template <typename Call>
-std::string refusal(Call call) {
-  try {
-    call();
-  } catch (const UsageError& error) {
-    const std::string message = error.what();
-    EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
-    return message;
-  }
-  ADD_FAILURE() << "accepted";
-  return {};
-}
+using test::refusal;
 
 TEST(GpuPath, AutoTakesDirectOnlyOnACudaAwareMpi) {
   EXPECT_EQ(choose_gpu_path("auto", kAware).path, GpuPath::direct);
