@@ -12,6 +12,8 @@ class DeviceMessageMemory final : public MessageMemory {
   DeviceMessageMemory(std::uint64_t pool_bytes, bool cold, std::uint64_t max_bytes)
       : send_(pool_bytes), receive_(pool_bytes), staging_(max_bytes) {
     set_pools(send_.data(), receive_.data(), pool_bytes, cold);
+    // The transports copy on streams of their own, which do not wait for the default stream.
+    check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize (after zeroing the pools)");
   }
 
   bool on_device() const override { return true; }
@@ -19,6 +21,9 @@ class DeviceMessageMemory final : public MessageMemory {
   void fill(std::byte* message, std::uint64_t bytes, std::uint64_t seed) override {
     fill_pattern(staging_.data(), bytes, seed);
     check_cuda(cudaMemcpy(message, staging_.data(), bytes, cudaMemcpyHostToDevice), "writing the check pattern to the GPU");
+    // From pageable memory cudaMemcpy may return before the GPU has it all; the transports'
+    // streams do not wait for it.
+    check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize (after writing the check pattern)");
   }
 
   std::uint64_t first_mismatch(const std::byte* message, std::uint64_t bytes, std::uint64_t seed) override {
