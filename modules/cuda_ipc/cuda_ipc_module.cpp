@@ -9,7 +9,9 @@
 #include "cuda_common/cuda_check.hpp"
 #include "cuda_common/gpu.hpp"
 #include "factories.hpp"
+#include "pair/cuda_stream.hpp"
 #include "pair/message_memory.hpp"
+#include "pair/pair_comm.hpp"
 #include "pair/pair_facts.hpp"
 #include "pair/pair_patterns.hpp"
 
@@ -58,46 +60,41 @@ class IpcTransport final : public Transport {
   bool receiving_ = false;
 };
 
+struct CloseIpcMapping {
+  void operator()(std::byte* mapped) const { cudaIpcCloseMemHandle(mapped); }
+};
+
 class CudaIpcModule final : public Module {
  public:
-  ~CudaIpcModule() override {
-    patterns_.reset();
-    transport_.reset();
-    if (peer_pool_ != nullptr) cudaIpcCloseMemHandle(peer_pool_);
-    if (stream_ != nullptr) cudaStreamDestroy(stream_);
-    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-  }
-
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
-    MPI_Comm_dup(setup.team.comm(), &comm_);
-    int rank = 0;
-    MPI_Comm_rank(comm_, &rank);
-    const int peer = 1 - rank;
-    require_one_host("cudaIpc", gather_pair(comm_, processor_name()));
+    comm_ = PairComm(setup.team);
+    const MPI_Comm comm = comm_.get();
+    const int peer = comm_.peer();
+    require_one_host("cudaIpc", gather_pair(comm, processor_name()));
     on_both_ranks(setup.team, [&] { gpu_ = open_gpu(setup.team, options); });
-    peer_index_ = std::stoi(gather_pair(comm_, std::to_string(gpu_.index))[static_cast<std::size_t>(peer)]);
+    peer_index_ = std::stoi(gather_pair(comm, std::to_string(gpu_.index))[static_cast<std::size_t>(peer)]);
 
     // Both pools rotate alike, so a message lands at the place it has in the sender's pool.
     std::uint64_t l2 = gpu_.l2_bytes;
-    MPI_Allreduce(MPI_IN_PLACE, &l2, 1, MPI_UINT64_T, MPI_MAX, comm_);
+    MPI_Allreduce(MPI_IN_PLACE, &l2, 1, MPI_UINT64_T, MPI_MAX, comm);
     const bool cold = options.cache == CacheState::cold;
     memory_ = make_device_message_memory(rotation_pool_bytes(setup.max_bytes, l2, cold), cold, setup.max_bytes);
 
     cudaIpcMemHandle_t mine{}, theirs{};
     check_cuda(cudaIpcGetMemHandle(&mine, memory_->receive_pool()), "cudaIpcGetMemHandle");
-    MPI_Sendrecv(&mine, sizeof mine, MPI_BYTE, peer, 0, &theirs, sizeof theirs, MPI_BYTE, peer, 0, comm_,
+    MPI_Sendrecv(&mine, sizeof mine, MPI_BYTE, peer, 0, &theirs, sizeof theirs, MPI_BYTE, peer, 0, comm,
                  MPI_STATUS_IGNORE);
     // Mapping the peer's memory is a first-touch cost: timed here, kept out of the curve.
     const auto started = std::chrono::steady_clock::now();
     void* mapped = nullptr;
     check_cuda(cudaIpcOpenMemHandle(&mapped, theirs, cudaIpcMemLazyEnablePeerAccess), "cudaIpcOpenMemHandle");
     import_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    peer_pool_ = static_cast<std::byte*>(mapped);
+    peer_pool_.reset(static_cast<std::byte*>(mapped));
 
-    check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
-    transport_.emplace(comm_, peer, *memory_, peer_pool_, stream_);
-    patterns_.emplace("cudaIpc", rank, options.window, *memory_, true, *transport_);
+    stream_ = CudaStream("cudaStreamCreateWithFlags (cudaIpc)");
+    transport_.emplace(comm, peer, *memory_, peer_pool_.get(), stream_.get());
+    patterns_.emplace("cudaIpc", comm_.rank(), options.window, *memory_, true, *transport_);
   }
 
   TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
@@ -126,13 +123,14 @@ class CudaIpcModule final : public Module {
   }
 
  private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
+  // In the order they are built; destroyed the other way round.
+  PairComm comm_;
   Gpu gpu_;
   int peer_index_ = 0;
   std::unique_ptr<MessageMemory> memory_;
-  std::byte* peer_pool_ = nullptr;
+  std::unique_ptr<std::byte, CloseIpcMapping> peer_pool_;
   double import_seconds_ = 0;
-  cudaStream_t stream_ = nullptr;
+  CudaStream stream_;
   std::optional<IpcTransport> transport_;
   std::optional<PairPatterns> patterns_;
 };

@@ -14,6 +14,7 @@
 #include "npgpu/gpu_binding.hpp"
 #include "npgpu/sysinfo.hpp"
 #include "pair/message_memory.hpp"
+#include "pair/pair_comm.hpp"
 #include "pair/pair_patterns.hpp"
 
 namespace npgpu {
@@ -21,21 +22,14 @@ namespace {
 
 class MpiModule final : public Module {
  public:
-  ~MpiModule() override {
-    patterns_.reset();
-    transport_.reset();
-    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-  }
-
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
     if (setup.max_bytes > static_cast<std::uint64_t>(INT_MAX))
       throw UsageError("--upper " + std::to_string(setup.max_bytes) +
                        ": module mpi sends at most 2147483647 bytes per message (MPI counts are int)");
-    MPI_Comm_dup(setup.team.comm(), &comm_);
-    MPI_Comm_rank(comm_, &rank_);
-    const int peer = 1 - rank_;
-    const bool on_device = rank_uses_device(options.buffers, rank_);
+    comm_ = PairComm(setup.team);
+    const int peer = comm_.peer();
+    const bool on_device = rank_uses_device(options.buffers, comm_.rank());
     const bool peer_on_device = rank_uses_device(options.buffers, peer);
     path_ = {GpuPath::host, "host: both ranks' messages are host memory"};
     if (on_device || peer_on_device) path_ = choose_gpu_path(options.gpu_path, mpi_cuda_awareness());
@@ -50,11 +44,11 @@ class MpiModule final : public Module {
       memory_ = make_host_message_memory(pool_bytes(options, setup.max_bytes), options.cache == CacheState::cold);
     }
     if (path_.path == GpuPath::staged)
-      transport_ = make_staged_transport(comm_, peer, options, setup.max_bytes, on_device);
+      transport_ = make_staged_transport(comm_.get(), peer, options, setup.max_bytes, on_device);
     else
-      transport_ = std::make_unique<MpiTransport>(comm_, peer);
+      transport_ = std::make_unique<MpiTransport>(comm_.get(), peer);
     staging_ = path_.path == GpuPath::staged ? staging_description(options, setup.max_bytes) : "";
-    patterns_.emplace("mpi", rank_, options.window, *memory_, peer_on_device, *transport_);
+    patterns_.emplace("mpi", comm_.rank(), options.window, *memory_, peer_on_device, *transport_);
   }
 
   TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
@@ -80,8 +74,8 @@ class MpiModule final : public Module {
     return rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
   }
 
-  MPI_Comm comm_ = MPI_COMM_NULL;
-  int rank_ = 0;
+  // In the order they are built; destroyed the other way round.
+  PairComm comm_;
   GpuPathChoice path_;
   std::string staging_;
   std::unique_ptr<MessageMemory> memory_;

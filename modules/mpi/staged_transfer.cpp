@@ -22,7 +22,7 @@ StagedTransport::Direction::Direction(Way way, MPI_Comm comm, int peer, StagingS
       requests_(shape.slots, MPI_REQUEST_NULL) {
   if (!on_device) return;
   bounce_ = HostMemory(shape.slots * shape.chunk_bytes, HostMemoryKind::pinned);
-  check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags (staging)");
+  stream_ = CudaStream("cudaStreamCreateWithFlags (staging)");
   copied_.resize(shape.slots);
   for (cudaEvent_t& event : copied_)
     check_cuda(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreateWithFlags (staging)");
@@ -30,7 +30,6 @@ StagedTransport::Direction::Direction(Way way, MPI_Comm comm, int peer, StagingS
 
 StagedTransport::Direction::~Direction() {
   for (cudaEvent_t event : copied_) cudaEventDestroy(event);
-  if (stream_ != nullptr) cudaStreamDestroy(stream_);
 }
 
 void StagedTransport::Direction::add(const Message& message) {
@@ -63,12 +62,12 @@ void StagedTransport::Direction::start_copy(std::uint64_t k) {
   const Chunk& chunk = chunks_[k];
   if (!chunk.on_device) return;
   if (way_ == Way::out)
-    check_cuda(cudaMemcpyAsync(bounce(k), chunk.data, chunk.bytes, cudaMemcpyDeviceToHost, stream_),
+    check_cuda(cudaMemcpyAsync(bounce(k), chunk.data, chunk.bytes, cudaMemcpyDeviceToHost, stream_.get()),
                "cudaMemcpyAsync (staging a chunk off the GPU)");
   else
-    check_cuda(cudaMemcpyAsync(chunk.data, bounce(k), chunk.bytes, cudaMemcpyHostToDevice, stream_),
+    check_cuda(cudaMemcpyAsync(chunk.data, bounce(k), chunk.bytes, cudaMemcpyHostToDevice, stream_.get()),
                "cudaMemcpyAsync (staging a chunk onto the GPU)");
-  check_cuda(cudaEventRecord(copied_[pipeline_.slot(k)], stream_), "cudaEventRecord (staging)");
+  check_cuda(cudaEventRecord(copied_[pipeline_.slot(k)], stream_.get()), "cudaEventRecord (staging)");
 }
 
 bool StagedTransport::Direction::copy_done(std::uint64_t k) {

@@ -12,6 +12,7 @@
 
 #include "cuda_common/memory.hpp"
 #include "mpi/chunk_pipeline.hpp"
+#include "pair/cuda_stream.hpp"
 #include "pair/transport.hpp"
 
 namespace npgpu {
@@ -61,7 +62,7 @@ class StagedTransport final : public Transport {
     ChunkPipeline pipeline_;
     std::vector<Chunk> chunks_;
     HostMemory bounce_;  // slots x chunk bytes, pinned
-    cudaStream_t stream_ = nullptr;
+    CudaStream stream_;
     std::vector<cudaEvent_t> copied_;    // per slot
     std::vector<MPI_Request> requests_;  // per slot
   };

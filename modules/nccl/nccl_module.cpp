@@ -8,11 +8,14 @@
 #include <chrono>
 #include <cstdlib>
 #include <optional>
+#include <type_traits>
 
 #include "cuda_common/cuda_check.hpp"
 #include "cuda_common/gpu.hpp"
 #include "factories.hpp"
+#include "pair/cuda_stream.hpp"
 #include "pair/message_memory.hpp"
+#include "pair/pair_comm.hpp"
 #include "pair/pair_facts.hpp"
 #include "pair/pair_patterns.hpp"
 
@@ -64,36 +67,33 @@ std::string nccl_environment() {
   return settings.empty() ? "none" : settings;
 }
 
+struct DestroyNcclComm {
+  void operator()(ncclComm_t comm) const { ncclCommDestroy(comm); }
+};
+
 class NcclModule final : public Module {
  public:
-  ~NcclModule() override {
-    patterns_.reset();
-    transport_.reset();
-    if (nccl_ != nullptr) ncclCommDestroy(nccl_);
-    if (stream_ != nullptr) cudaStreamDestroy(stream_);
-    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-  }
-
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
-    MPI_Comm_dup(setup.team.comm(), &comm_);
-    int rank = 0;
-    MPI_Comm_rank(comm_, &rank);
+    comm_ = PairComm(setup.team);
+    const int rank = comm_.rank();
     on_both_ranks(setup.team, [&] { gpu_ = open_gpu(setup.team, options); });
-    require_two_gpus("nccl", gather_pair(comm_, processor_name()), gather_pair(comm_, gpu_.pci_bus_id));
+    require_two_gpus("nccl", gather_pair(comm_.get(), processor_name()), gather_pair(comm_.get(), gpu_.pci_bus_id));
 
     ncclUniqueId id{};
     if (rank == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
-    MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm_);
-    auto started = std::chrono::steady_clock::now();
-    check_nccl(ncclCommInitRank(&nccl_, 2, id, rank), "ncclCommInitRank");
+    MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm_.get());
+    const auto started = std::chrono::steady_clock::now();
+    ncclComm_t nccl = nullptr;
+    check_nccl(ncclCommInitRank(&nccl, 2, id, rank), "ncclCommInitRank");
+    nccl_.reset(nccl);
     init_seconds_ = seconds_since(started);
-    check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    stream_ = CudaStream("cudaStreamCreateWithFlags (nccl)");
 
     const bool cold = options.cache == CacheState::cold;
     memory_ = make_device_message_memory(rotation_pool_bytes(setup.max_bytes, gpu_.l2_bytes, cold), cold,
                                          setup.max_bytes);
-    transport_.emplace(nccl_, 1 - rank, stream_);
+    transport_.emplace(nccl_.get(), comm_.peer(), stream_.get());
     // The first exchange connects the peers; the second, the same, shows what one costs connected.
     first_call_seconds_ = timed_exchange();
     second_call_seconds_ = timed_exchange();
@@ -124,7 +124,7 @@ class NcclModule final : public Module {
  private:
   // One byte each way at once, synchronized; both ranks start together.
   double timed_exchange() {
-    MPI_Barrier(comm_);
+    MPI_Barrier(comm_.get());
     const auto started = std::chrono::steady_clock::now();
     transport_->receive({memory_->receive_slot(1, 0), 1, true});
     transport_->send({memory_->send_slot(1, 0), 1, true});
@@ -132,10 +132,11 @@ class NcclModule final : public Module {
     return seconds_since(started);
   }
 
-  MPI_Comm comm_ = MPI_COMM_NULL;
+  // In the order they are built; destroyed the other way round.
+  PairComm comm_;
   Gpu gpu_;
-  ncclComm_t nccl_ = nullptr;
-  cudaStream_t stream_ = nullptr;
+  std::unique_ptr<std::remove_pointer_t<ncclComm_t>, DestroyNcclComm> nccl_;
+  CudaStream stream_;
   double init_seconds_ = 0, first_call_seconds_ = 0, second_call_seconds_ = 0;
   std::unique_ptr<MessageMemory> memory_;
   std::optional<NcclTransport> transport_;

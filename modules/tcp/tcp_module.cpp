@@ -9,6 +9,7 @@
 #include "npgpu/errors.hpp"
 #include "npgpu/sysinfo.hpp"
 #include "pair/message_memory.hpp"
+#include "pair/pair_comm.hpp"
 #include "pair/pair_facts.hpp"
 #include "pair/pair_patterns.hpp"
 #include "tcp/socket.hpp"
@@ -42,19 +43,14 @@ class TcpTransport final : public Transport {
 
 class TcpModule final : public Module {
  public:
-  ~TcpModule() override {
-    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-  }
-
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
     if (options.socket_buffer > static_cast<std::uint64_t>(INT_MAX))
       throw UsageError("--socket-buffer " + std::to_string(options.socket_buffer) +
                        ": the kernel takes at most 2147483647 bytes (an int)");
-    MPI_Comm_dup(setup.team.comm(), &comm_);
-    int rank = 0;
-    MPI_Comm_rank(comm_, &rank);
-    const PairFacts hosts = gather_pair(comm_, processor_name());
+    comm_ = PairComm(setup.team);
+    const int rank = comm_.rank();
+    const PairFacts hosts = gather_pair(comm_.get(), processor_name());
     route_ = tcp::route_between(hosts[0], hosts[1]);
     socket_options_ = {options.socket_buffer, options.nodelay};
     // Rank 1 listens before it says where; rank 0 connects once told. A failure on either side
@@ -63,10 +59,10 @@ class TcpModule final : public Module {
     if (rank == 1) {
       const tcp::Socket listener = tcp::listen_on(route_.listen_address, socket_options_);
       port = tcp::local_endpoint(listener).port;
-      MPI_Send(&port, 1, MPI_INT, 0, 0, comm_);
+      MPI_Send(&port, 1, MPI_INT, 0, 0, comm_.get());
       socket_ = tcp::accept_connection(listener, socket_options_);
     } else {
-      MPI_Recv(&port, 1, MPI_INT, 1, 0, comm_, MPI_STATUS_IGNORE);
+      MPI_Recv(&port, 1, MPI_INT, 1, 0, comm_.get(), MPI_STATUS_IGNORE);
       socket_ = tcp::connect_to(route_.connect_host, port, socket_options_);
     }
     const std::uint64_t pool = rotation_pool_bytes(setup.max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
@@ -99,7 +95,8 @@ class TcpModule final : public Module {
   }
 
  private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
+  // In the order they are built; destroyed the other way round.
+  PairComm comm_;
   tcp::Route route_;
   tcp::SocketOptions socket_options_;
   tcp::Socket socket_;
