@@ -117,7 +117,7 @@ class CudaIpcModule final : public Module {
       check_cuda(cudaDeviceCanAccessPeer(&can_access, gpu_.index, peer_index_), "cudaDeviceCanAccessPeer");
     facts.emplace_back("peer_gpu", std::to_string(peer_index_));
     facts.emplace_back("peer_access", same_gpu ? "same GPU" : can_access ? "yes (NVLink or PCIe peer to peer)" : "no");
-    facts.emplace_back("ipc_handle_import_s", std::to_string(import_seconds_));
+    facts.emplace_back("ipc_handle_import_s", seconds_fact(import_seconds_));
     facts.emplace_back("handshake", "an MPI message once the copying stream has synchronized");
     return facts;
   }

@@ -6,8 +6,8 @@
 #include <nccl.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <optional>
+#include <string_view>
 #include <type_traits>
 
 #include "cuda_common/cuda_check.hpp"
@@ -114,9 +114,9 @@ class NcclModule final : public Module {
     std::vector<std::pair<std::string, std::string>> facts = gpu_facts(gpu_);
     facts.emplace_back("nccl_version", std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) +
                                            "." + std::to_string(version % 100));
-    facts.emplace_back("nccl_comm_init_s", std::to_string(init_seconds_));
-    facts.emplace_back("nccl_first_call_s", std::to_string(first_call_seconds_));
-    facts.emplace_back("nccl_second_call_s", std::to_string(second_call_seconds_));
+    facts.emplace_back("nccl_comm_init_s", seconds_fact(init_seconds_));
+    facts.emplace_back("nccl_first_call_s", seconds_fact(first_call_seconds_));
+    facts.emplace_back("nccl_second_call_s", seconds_fact(second_call_seconds_));
     facts.emplace_back("nccl_environment", nccl_environment());
     return facts;
   }

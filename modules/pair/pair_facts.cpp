@@ -1,5 +1,6 @@
 #include "pair/pair_facts.hpp"
 
+#include <cstdio>
 #include <vector>
 
 #include "npgpu/errors.hpp"
@@ -22,6 +23,12 @@ std::string processor_name() {
   int length = 0;
   MPI_Get_processor_name(name, &length);
   return std::string(name, static_cast<std::size_t>(length));
+}
+
+std::string seconds_fact(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", seconds);
+  return text;
 }
 
 void require_one_host(const std::string& module, const PairFacts& hosts) {

@@ -19,6 +19,9 @@ using PairFacts = std::array<std::string, 2>;  // by rank
 PairFacts gather_pair(MPI_Comm comm, const std::string& mine);
 std::string processor_name();
 
+// Seconds as a placement fact: text that keeps nine significant digits ("1.23456e-05").
+std::string seconds_fact(double seconds);
+
 // Runs a step that may refuse on one rank only (a GPU missing on one host), then throws on both
 // ranks what either refused, so that neither goes on to a collective call the other never reaches.
 template <typename Step>
