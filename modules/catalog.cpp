@@ -4,6 +4,7 @@
 
 #include "cuda_copy/copy_options.hpp"
 #include "factories.hpp"
+#include "mpi/gpu_path.hpp"
 #include "p2p/p2p_options.hpp"
 #ifdef NPGPU_HAVE_CUDA
 #include "cuda_common/gpu.hpp"
@@ -11,20 +12,30 @@
 #include "npgpu/errors.hpp"
 #include "npgpu/sizes.hpp"
 
+#ifdef NPGPU_HAVE_CUDA
+#include "cuda_common/gpu.hpp"
+#endif
+
 namespace npgpu {
 namespace {
 
-// The GPU modules' factories and availability checks; null where this build has no CUDA.
+// The GPU modules' factories and availability checks; null where this build has no CUDA, or no
+// NCCL for the nccl module.
 struct GpuModuleParts {
   std::unique_ptr<Module> (*cuda_memcpy)() = nullptr;
   std::unique_ptr<Module> (*cu_memcpy)() = nullptr;
   std::unique_ptr<Module> (*p2p)() = nullptr;
+  std::unique_ptr<Module> (*cuda_ipc)() = nullptr;
+  std::unique_ptr<Module> (*nccl)() = nullptr;
   std::string (*any_gpu_here)() = nullptr;
   std::string (*two_gpus_here)() = nullptr;
 };
-#ifdef NPGPU_HAVE_CUDA
-const GpuModuleParts kGpu{make_cuda_memcpy_module, make_cu_memcpy_module, make_p2p_module, cuda_unavailable_here,
-                          p2p_unavailable_here};
+#if defined(NPGPU_HAVE_NCCL)
+const GpuModuleParts kGpu{make_cuda_memcpy_module, make_cu_memcpy_module, make_p2p_module, make_cuda_ipc_module,
+                          make_nccl_module,        cuda_unavailable_here, p2p_unavailable_here};
+#elif defined(NPGPU_HAVE_CUDA)
+const GpuModuleParts kGpu{make_cuda_memcpy_module, make_cu_memcpy_module, make_p2p_module, make_cuda_ipc_module,
+                          nullptr,                 cuda_unavailable_here, p2p_unavailable_here};
 #else
 const GpuModuleParts kGpu{};
 #endif
@@ -38,8 +49,9 @@ const std::vector<CatalogEntry>& module_catalog() {
       {{"memcpy", "host memory copy inside each rank (memcpy): the memory system's own speed, a ceiling for the others",
         Layout::per_rank, {Pattern::stream, Pattern::pingpong}, 64 * MiB, ""},
        make_memcpy_module, nullptr},
-      {{"mpi", "MPI_Send/MPI_Recv between two ranks, host buffers (shared memory, TCP, or whatever MPI picks)",
-        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, ""},
+      {{"mpi", "MPI_Send/MPI_Recv between two ranks, host or GPU buffers (shared memory, TCP, or whatever MPI picks)",
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "",
+        {"--buffers", "--gpu-path", "--chunk", "--staging", "--device"}, resolve_mpi_options},
        make_mpi_module, nullptr},
       {{"cudaMemcpy", "copies between host memory and this rank's GPU, or inside it (CUDA runtime API, copy engine or SM kernel)",
         Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA", kCopyOptions,
@@ -53,6 +65,16 @@ const std::vector<CatalogEntry>& module_catalog() {
         Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA",
         {"--copy", "--pairs", "--p2p"}, resolve_p2p_options},
        kGpu.p2p, kGpu.two_gpus_here},
+      {{"tcp", "raw TCP sockets between two ranks, host buffers: what the network stack gives before MPI adds anything",
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "",
+        {"--socket-buffer", "--nodelay"}},
+       make_tcp_module, nullptr},
+      {{"cudaIpc", "one GPU copies into another rank's GPU memory, mapped by CUDA IPC: two ranks on one node (NVLink or PCIe)",
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, "CUDA", {"--device"}},
+       kGpu.cuda_ipc, kGpu.any_gpu_here},
+      {{"nccl", "ncclSend/ncclRecv between two ranks' GPUs, communicator bootstrapped through MPI",
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, "NCCL", {"--device"}},
+       kGpu.nccl, kGpu.any_gpu_here},
   };
   return catalog;
 }

@@ -1,75 +1,72 @@
-// mpi: host buffers between two ranks with MPI point-to-point calls (NetPIPE's and OSU's method).
+// mpi: MPI point-to-point between two ranks (NetPIPE's and OSU's method), with each rank's messages
+// in host or GPU memory (--buffers). GPU memory goes to MPI directly when MPI is CUDA-aware, else
+// through the staging pipeline (mpi/gpu_path.hpp says which and why).
 #include <mpi.h>
 
 #include <climits>
-#include <vector>
+#include <optional>
 
 #include "factories.hpp"
-#include "npgpu/buffers.hpp"
+#include "mpi/device_buffers.hpp"
+#include "mpi/gpu_path.hpp"
+#include "mpi/mpi_transport.hpp"
 #include "npgpu/errors.hpp"
+#include "npgpu/gpu_binding.hpp"
 #include "npgpu/sysinfo.hpp"
+#include "pair/message_memory.hpp"
+#include "pair/pair_comm.hpp"
+#include "pair/pair_patterns.hpp"
 
 namespace npgpu {
 namespace {
 
-constexpr int kDataTag = 1;
-constexpr int kAckTag = 2;
-constexpr int kAckBytes = 4;  // as osu_bw
-
 class MpiModule final : public Module {
  public:
-  ~MpiModule() override {
-    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-  }
-
   void setup(const ModuleSetup& setup) override {
+    const RunOptions& options = setup.options;
     if (setup.max_bytes > static_cast<std::uint64_t>(INT_MAX))
       throw UsageError("--upper " + std::to_string(setup.max_bytes) +
                        ": module mpi sends at most 2147483647 bytes per message (MPI counts are int)");
-    MPI_Comm_dup(setup.team.comm(), &comm_);
-    MPI_Comm_rank(comm_, &rank_);
-    peer_ = 1 - rank_;
-    const std::uint64_t pool = pool_bytes(setup.options, setup.max_bytes);
-    send_ = HostBuffer(pool);
-    receive_ = HostBuffer(pool);
-    rotation_ = Rotation(pool, setup.options.cache == CacheState::cold);
-    window_ = setup.options.window;
-    requests_.resize(2 * window_);
+    comm_ = PairComm(setup.team);
+    const int peer = comm_.peer();
+    const bool on_device = rank_uses_device(options.buffers, comm_.rank());
+    const bool peer_on_device = rank_uses_device(options.buffers, peer);
+    path_ = {GpuPath::host, "host: both ranks' messages are host memory"};
+    if (on_device || peer_on_device) path_ = choose_gpu_path(options.gpu_path, mpi_cuda_awareness());
+
+    if (on_device) {
+      DeviceBuffers device = open_device_buffers(setup.team, options, setup.max_bytes);
+      memory_ = std::move(device.memory);
+      gpu_facts_ = std::move(device.facts);
+    } else {
+      // The peer's GPU choice may split the communicator to learn node-local ranks: take part.
+      if (peer_on_device) node_local_rank(setup.team);
+      memory_ = make_host_message_memory(pool_bytes(options, setup.max_bytes), options.cache == CacheState::cold);
+    }
+    if (path_.path == GpuPath::staged)
+      transport_ = make_staged_transport(comm_.get(), peer, options, setup.max_bytes, on_device);
+    else
+      transport_ = std::make_unique<MpiTransport>(comm_.get(), peer);
+    staging_ = path_.path == GpuPath::staged ? staging_description(options, setup.max_bytes) : "";
+    patterns_.emplace("mpi", comm_.rank(), options.window, *memory_, peer_on_device, *transport_);
   }
 
-  TrialTiming run(const TrialSpec& trial) override {
-    const double start = trial.clock.now();
-    for (std::uint64_t rep = 0; rep < trial.reps; ++rep, ++counter_) {
-      switch (trial.pattern) {
-        case Pattern::pingpong: pingpong(trial.bytes); break;
-        case Pattern::stream: stream(trial.bytes); break;
-        case Pattern::bidir: bidir(trial.bytes); break;
-      }
-    }
-    return {trial.clock.now() - start};
-  }
+  TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
 
-  void check(std::uint64_t bytes, std::uint64_t seed) override {
-    const int n = static_cast<int>(bytes);
-    // Rank 0 sends one pattern, rank 1 checks it and answers with another, which rank 0 checks.
-    for (int leg = 0; leg < 2; ++leg) {
-      const bool sending = (leg == 0) == (rank_ == 0);
-      const std::uint64_t leg_seed = seed + static_cast<std::uint64_t>(leg);
-      if (sending) {
-        fill_pattern(send_.data(), bytes, leg_seed);
-        MPI_Send(send_.data(), n, MPI_BYTE, peer_, kDataTag, comm_);
-      } else {
-        MPI_Recv(receive_.data(), n, MPI_BYTE, peer_, kDataTag, comm_, MPI_STATUS_IGNORE);
-        const std::uint64_t bad = first_mismatch(receive_.data(), bytes, leg_seed);
-        if (bad != bytes)
-          throw RunError("mpi: byte " + std::to_string(bad) + " of a " + std::to_string(bytes) +
-                         "-byte message arrived changed");
-      }
-    }
-  }
+  void check(std::uint64_t bytes, std::uint64_t seed) override { patterns_->check(bytes, seed); }
 
   std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
-    return 2 * pool_bytes(options, max_bytes);
+    return 2 * pool_bytes(options, max_bytes);  // a host side's pools; a GPU side's staging needs less
+  }
+
+  std::vector<std::pair<std::string, std::string>> placement() const override {
+    std::vector<std::pair<std::string, std::string>> facts{
+        {"messages", memory_->on_device() ? "GPU memory" : "host memory"},
+        {"gpu_path", path_.why}};
+    if (path_.path != GpuPath::host) facts.emplace_back("mpi_cuda_aware", describe(mpi_cuda_awareness()));
+    if (!staging_.empty()) facts.emplace_back("staging", staging_);
+    facts.insert(facts.end(), gpu_facts_.begin(), gpu_facts_.end());
+    return facts;
   }
 
  private:
@@ -77,83 +74,14 @@ class MpiModule final : public Module {
     return rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
   }
 
-  std::byte* send_slot(std::uint64_t n, std::uint64_t index) const { return send_.data() + rotation_.offset(n, index); }
-  std::byte* receive_slot(std::uint64_t n, std::uint64_t index) const {
-    return receive_.data() + rotation_.offset(n, index);
-  }
-  std::uint8_t tag() const { return static_cast<std::uint8_t>(counter_); }
-
-  void expect_stamp(const std::byte* message, std::uint64_t n) const {
-    if (!has_stamp(message, n, tag()))
-      throw RunError("mpi: a " + std::to_string(n) + "-byte message arrived without its tag (corrupt or out of order)");
-  }
-
-  // Rank 0 sends and waits for the echo; rank 1 echoes what it received.
-  void pingpong(std::uint64_t n) {
-    const int count = static_cast<int>(n);
-    std::byte* in = receive_slot(n, counter_);
-    if (rank_ == 0) {
-      std::byte* out = send_slot(n, counter_);
-      stamp(out, n, tag());
-      MPI_Send(out, count, MPI_BYTE, peer_, kDataTag, comm_);
-      MPI_Recv(in, count, MPI_BYTE, peer_, kDataTag, comm_, MPI_STATUS_IGNORE);
-    } else {
-      MPI_Recv(in, count, MPI_BYTE, peer_, kDataTag, comm_, MPI_STATUS_IGNORE);
-      MPI_Send(in, count, MPI_BYTE, peer_, kDataTag, comm_);
-    }
-    expect_stamp(in, n);
-  }
-
-  // Rank 0 sends a window of messages; rank 1 receives them all, then acknowledges (osu_bw).
-  void stream(std::uint64_t n) {
-    const int count = static_cast<int>(n);
-    const int window = static_cast<int>(window_);
-    char ack[kAckBytes] = {};
-    for (int i = 0; i < window; ++i) {
-      const std::uint64_t slot = counter_ * window_ + static_cast<std::uint64_t>(i);
-      if (rank_ == 0) {
-        std::byte* out = send_slot(n, slot);
-        stamp(out, n, tag());
-        MPI_Isend(out, count, MPI_BYTE, peer_, kDataTag, comm_, &requests_[static_cast<std::size_t>(i)]);
-      } else {
-        MPI_Irecv(receive_slot(n, slot), count, MPI_BYTE, peer_, kDataTag, comm_, &requests_[static_cast<std::size_t>(i)]);
-      }
-    }
-    MPI_Waitall(window, requests_.data(), MPI_STATUSES_IGNORE);
-    if (rank_ == 0) {
-      MPI_Recv(ack, kAckBytes, MPI_CHAR, peer_, kAckTag, comm_, MPI_STATUS_IGNORE);
-    } else {
-      expect_stamp(receive_slot(n, counter_ * window_ + window_ - 1), n);
-      MPI_Send(ack, kAckBytes, MPI_CHAR, peer_, kAckTag, comm_);
-    }
-  }
-
-  // Both ranks send a window and receive a window at once (osu_bibw).
-  void bidir(std::uint64_t n) {
-    const int count = static_cast<int>(n);
-    const int window = static_cast<int>(window_);
-    for (int i = 0; i < window; ++i) {
-      const std::uint64_t slot = counter_ * window_ + static_cast<std::uint64_t>(i);
-      MPI_Irecv(receive_slot(n, slot), count, MPI_BYTE, peer_, kDataTag, comm_, &requests_[static_cast<std::size_t>(i)]);
-    }
-    for (int i = 0; i < window; ++i) {
-      const std::uint64_t slot = counter_ * window_ + static_cast<std::uint64_t>(i);
-      std::byte* out = send_slot(n, slot);
-      stamp(out, n, tag());
-      MPI_Isend(out, count, MPI_BYTE, peer_, kDataTag, comm_, &requests_[static_cast<std::size_t>(window + i)]);
-    }
-    MPI_Waitall(2 * window, requests_.data(), MPI_STATUSES_IGNORE);
-    expect_stamp(receive_slot(n, counter_ * window_ + window_ - 1), n);
-  }
-
-  MPI_Comm comm_ = MPI_COMM_NULL;
-  int rank_ = 0;
-  int peer_ = 1;
-  HostBuffer send_, receive_;
-  Rotation rotation_;
-  std::uint64_t window_ = 1;
-  std::vector<MPI_Request> requests_;
-  std::uint64_t counter_ = 0;
+  // In the order they are built; destroyed the other way round.
+  PairComm comm_;
+  GpuPathChoice path_;
+  std::string staging_;
+  std::unique_ptr<MessageMemory> memory_;
+  std::vector<std::pair<std::string, std::string>> gpu_facts_;
+  std::unique_ptr<Transport> transport_;
+  std::optional<PairPatterns> patterns_;
 };
 
 }  // namespace

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "support/command.hpp"
+#include "checks.hpp"
 
 namespace npgpu::test {
 namespace {
@@ -29,14 +29,7 @@ TEST_P(BadInputTest, OneLineExitTwoNothingWritten) {
     argv.insert(argv.begin() + 1, "-q");  // mpirun's own banner about the exit code is not ours
   }
   argv.insert(argv.end(), input.args.begin(), input.args.end());
-  const CommandResult result = run_command(argv, dir.path());
-  EXPECT_EQ(result.exit_code, 2) << result.err;
-  const std::vector<std::string> lines = lines_of(result.err);
-  ASSERT_EQ(lines.size(), 1u) << result.err;
-  EXPECT_EQ(lines[0].rfind("npgpu: error: ", 0), 0u) << lines[0];
-  EXPECT_NE(lines[0].find(input.says), std::string::npos) << lines[0];
-  EXPECT_TRUE(result.out.empty()) << result.out;
-  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "bad input must write nothing";
+  expect_refusal(run_command(argv, dir.path()), dir, input.says);
 }
 
 const BadInput kCases[] = {
@@ -55,6 +48,8 @@ const BadInput kCases[] = {
     {"OutputInMissingDirectory", 0, {"--module", "memcpy", "-o", "missing/run.h5"}, "does not exist"},
     {"NoModule", 0, {"--upper", "4K"}, "no module"},
     {"OptionOfAnotherModule", 0, {"--module", "memcpy", "--buffers", "D,D"}, "--buffers does not apply to module memcpy"},
+    {"TcpSocketBufferOverIntRange", 2, {"--module", "tcp", "--socket-buffer", "3G"}, "at most 2147483647"},
+    {"TcpWithOneRank", 0, {"--module", "tcp"}, "exactly 2 ranks, and this run has 1"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Rejected, BadInputTest, ::testing::ValuesIn(kCases),

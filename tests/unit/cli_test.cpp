@@ -3,6 +3,7 @@
 #include "npgpu/catalog.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/options.hpp"
+#include "support/refusal.hpp"
 
 namespace npgpu {
 namespace {
@@ -14,15 +15,7 @@ ParsedCommand parse(std::vector<std::string> args) {
 
 // The one-line message a rejected command line gives.
 std::string rejection(std::vector<std::string> args) {
-  try {
-    parse(std::move(args));
-  } catch (const UsageError& error) {
-    const std::string message = error.what();
-    EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
-    return message;
-  }
-  ADD_FAILURE() << "accepted";
-  return {};
+  return test::refusal([&] { parse(std::move(args)); });
 }
 
 TEST(CommandLine, Defaults) {

@@ -1,0 +1,66 @@
+#include "mpi/device_buffers.hpp"
+
+#include <algorithm>
+
+#include "npgpu/errors.hpp"
+#include "npgpu/sizes.hpp"
+
+#ifdef NPGPU_HAVE_CUDA
+#include "cuda_common/gpu.hpp"
+#include "mpi/staged_transfer.hpp"
+#include "pair/message_memory.hpp"
+#endif
+
+namespace npgpu {
+namespace {
+
+// Two bounce buffers keep the copy of one chunk overlapping the send of the other; four absorb
+// the jitter of either.
+constexpr std::uint64_t kPipelineSlots = 4;
+
+std::uint64_t chunk_bytes(const RunOptions& options, std::uint64_t max_bytes) {
+  return options.staging == "naive" ? max_bytes : std::min(options.chunk, max_bytes);
+}
+
+std::uint64_t slots(const RunOptions& options) { return options.staging == "naive" ? 1 : kPipelineSlots; }
+
+}  // namespace
+
+std::string staging_description(const RunOptions& options, std::uint64_t max_bytes) {
+  if (options.staging == "naive") return "naive: whole message copied off the GPU, sent, copied on (no overlap)";
+  return "pipelined: " + format_bytes(chunk_bytes(options, max_bytes)) + " chunks through " +
+         std::to_string(kPipelineSlots) + " pinned bounce buffers each way";
+}
+
+#ifdef NPGPU_HAVE_CUDA
+
+DeviceBuffers open_device_buffers(const Team& team, const RunOptions& options, std::uint64_t max_bytes) {
+  Gpu gpu;
+  try {
+    gpu = open_gpu(team, options);
+  } catch (const UsageError& error) {
+    throw UsageError("--buffers " + options.buffers + " puts this rank's messages in GPU memory, but " + error.what());
+  }
+  const std::uint64_t pool = rotation_pool_bytes(max_bytes, gpu.l2_bytes, options.cache == CacheState::cold);
+  return {make_device_message_memory(pool, options.cache == CacheState::cold, max_bytes), gpu_facts(gpu)};
+}
+
+std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, int peer, const RunOptions& options,
+                                                 std::uint64_t max_bytes, bool on_device) {
+  return std::make_unique<StagedTransport>(comm, peer, StagingShape{chunk_bytes(options, max_bytes), slots(options)},
+                                           on_device);
+}
+
+#else
+
+DeviceBuffers open_device_buffers(const Team&, const RunOptions& options, std::uint64_t) {
+  throw UsageError("--buffers " + options.buffers + ": GPU buffers need CUDA, and this build has none");
+}
+
+std::unique_ptr<Transport> make_staged_transport(MPI_Comm, int, const RunOptions&, std::uint64_t, bool) {
+  throw UsageError("--gpu-path staged needs CUDA, and this build has none");
+}
+
+#endif
+
+}  // namespace npgpu

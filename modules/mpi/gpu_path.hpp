@@ -1,0 +1,41 @@
+#pragma once
+// How mpi moves GPU buffers, decided from the options and what the MPI library says of itself.
+// Pure functions (but mpi_cuda_awareness), so they are tested on machines without GPUs.
+#include <string>
+
+#include "npgpu/options.hpp"
+
+namespace npgpu {
+
+// Whether this MPI hands GPU pointers on safely: at build time (Open MPI's <mpi-ext.h> defines
+// MPIX_CUDA_AWARE_SUPPORT) and at run time (MPIX_Query_cuda_support()).
+struct CudaAwareness {
+  bool built = false;
+  bool at_run_time = false;
+};
+CudaAwareness mpi_cuda_awareness();
+bool is_cuda_aware(CudaAwareness awareness);
+std::string describe(CudaAwareness awareness);  // "no: built without CUDA support (...)", ...
+
+enum class GpuPath { host, direct, staged };  // host: neither rank has GPU memory
+
+struct GpuPathChoice {
+  GpuPath path = GpuPath::host;
+  std::string why;  // for the record: which path, and why auto chose it
+};
+
+// requested: auto, direct or staged. UsageError, one line, for direct on an MPI not CUDA-aware
+// (OSU's benchmarks segfault there; npgpu refuses before any transfer).
+GpuPathChoice choose_gpu_path(const std::string& requested, CudaAwareness awareness);
+
+// Where each rank's messages live, from --buffers ("D,H": rank 0 device, rank 1 host).
+bool rank_uses_device(const std::string& buffers, int rank);
+
+// mpi's catalog hook, the same on every rank: --buffers, --gpu-path, --chunk and --staging
+// together, and whether this build and this MPI can do what they ask.
+void resolve_mpi_options(RunOptions& options);
+
+// The catalog hook's test seam: the same with the build's and the MPI's answers given.
+void resolve_mpi_options(RunOptions& options, bool built_with_cuda, CudaAwareness awareness);
+
+}  // namespace npgpu

@@ -1,0 +1,31 @@
+#pragma once
+// Messages handed to MPI as they are: host memory, or GPU memory when MPI is CUDA-aware (direct).
+#include <mpi.h>
+
+#include <vector>
+
+#include "pair/transport.hpp"
+
+namespace npgpu {
+
+inline constexpr int kMpiDataTag = 1;
+
+class MpiTransport final : public Transport {
+ public:
+  MpiTransport(MPI_Comm comm, int peer) : comm_(comm), peer_(peer) {}
+  void send(const Message& message) override { queue_.push_back({message, true}); }
+  void receive(const Message& message) override { queue_.push_back({message, false}); }
+  void complete() override;
+
+ private:
+  struct Queued {
+    Message message;
+    bool send;
+  };
+  MPI_Comm comm_;
+  int peer_;
+  std::vector<Queued> queue_;
+  std::vector<MPI_Request> requests_;
+};
+
+}  // namespace npgpu

@@ -1,0 +1,150 @@
+// nccl: ncclSend/ncclRecv between two ranks on two GPUs, the communicator bootstrapped through MPI.
+// Rank 0 times on the host clock, each pattern step ending in a stream synchronize (as OSU's
+// xccl benchmarks do). NCCL connects peers lazily on the first call: that cost is measured on its
+// own in setup and recorded, never left to the curve.
+#include <mpi.h>
+#include <nccl.h>
+
+#include <chrono>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+
+#include "cuda_common/cuda_check.hpp"
+#include "cuda_common/gpu.hpp"
+#include "factories.hpp"
+#include "pair/cuda_stream.hpp"
+#include "pair/message_memory.hpp"
+#include "pair/pair_comm.hpp"
+#include "pair/pair_facts.hpp"
+#include "pair/pair_patterns.hpp"
+
+extern char** environ;
+
+namespace npgpu {
+namespace {
+
+void check_nccl(ncclResult_t status, const char* what) {
+  if (status != ncclSuccess)
+    throw RunError(std::string(what) + ": " + ncclGetErrorString(status) + " (" + ncclGetLastError(nullptr) + ")");
+}
+
+// Queued messages go to NCCL as one group, then the stream synchronizes.
+class NcclTransport final : public Transport {
+ public:
+  NcclTransport(ncclComm_t comm, int peer, cudaStream_t stream) : comm_(comm), peer_(peer), stream_(stream) {}
+  void send(const Message& message) override { queue_.push_back({message, true}); }
+  void receive(const Message& message) override { queue_.push_back({message, false}); }
+
+  void complete() override {
+    check_nccl(ncclGroupStart(), "ncclGroupStart");
+    for (const auto& [m, send] : queue_) {
+      if (send)
+        check_nccl(ncclSend(m.data, m.bytes, ncclInt8, peer_, comm_, stream_), "ncclSend");
+      else
+        check_nccl(ncclRecv(m.data, m.bytes, ncclInt8, peer_, comm_, stream_), "ncclRecv");
+    }
+    check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+    check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+    queue_.clear();
+  }
+
+ private:
+  ncclComm_t comm_;
+  int peer_;
+  cudaStream_t stream_;
+  std::vector<std::pair<Message, bool>> queue_;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string nccl_environment() {
+  std::string settings;
+  for (char** entry = environ; *entry != nullptr; ++entry)
+    if (std::string_view(*entry).rfind("NCCL_", 0) == 0) settings += (settings.empty() ? "" : " ") + std::string(*entry);
+  return settings.empty() ? "none" : settings;
+}
+
+struct DestroyNcclComm {
+  void operator()(ncclComm_t comm) const { ncclCommDestroy(comm); }
+};
+
+class NcclModule final : public Module {
+ public:
+  void setup(const ModuleSetup& setup) override {
+    const RunOptions& options = setup.options;
+    comm_ = PairComm(setup.team);
+    const int rank = comm_.rank();
+    on_both_ranks(setup.team, [&] { gpu_ = open_gpu(setup.team, options); });
+    require_two_gpus("nccl", gather_pair(comm_.get(), processor_name()), gather_pair(comm_.get(), gpu_.pci_bus_id));
+
+    ncclUniqueId id{};
+    if (rank == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
+    MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm_.get());
+    const auto started = std::chrono::steady_clock::now();
+    ncclComm_t nccl = nullptr;
+    check_nccl(ncclCommInitRank(&nccl, 2, id, rank), "ncclCommInitRank");
+    nccl_.reset(nccl);
+    init_seconds_ = seconds_since(started);
+    stream_ = CudaStream("cudaStreamCreateWithFlags (nccl)");
+
+    const bool cold = options.cache == CacheState::cold;
+    memory_ = make_device_message_memory(rotation_pool_bytes(setup.max_bytes, gpu_.l2_bytes, cold), cold,
+                                         setup.max_bytes);
+    transport_.emplace(nccl_.get(), comm_.peer(), stream_.get());
+    // The first exchange connects the peers; the second, the same, shows what one costs connected.
+    first_call_seconds_ = timed_exchange();
+    second_call_seconds_ = timed_exchange();
+    patterns_.emplace("nccl", rank, options.window, *memory_, true, *transport_);
+  }
+
+  TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
+
+  void check(std::uint64_t bytes, std::uint64_t seed) override { patterns_->check(bytes, seed); }
+
+  std::uint64_t host_bytes_needed(const RunOptions&, std::uint64_t max_bytes) const override {
+    return max_bytes;  // the --check pattern's way through the host
+  }
+
+  std::vector<std::pair<std::string, std::string>> placement() const override {
+    int version = 0;
+    check_nccl(ncclGetVersion(&version), "ncclGetVersion");
+    std::vector<std::pair<std::string, std::string>> facts = gpu_facts(gpu_);
+    facts.emplace_back("nccl_version", std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) +
+                                           "." + std::to_string(version % 100));
+    facts.emplace_back("nccl_comm_init_s", seconds_fact(init_seconds_));
+    facts.emplace_back("nccl_first_call_s", seconds_fact(first_call_seconds_));
+    facts.emplace_back("nccl_second_call_s", seconds_fact(second_call_seconds_));
+    facts.emplace_back("nccl_environment", nccl_environment());
+    return facts;
+  }
+
+ private:
+  // One byte each way at once, synchronized; both ranks start together.
+  double timed_exchange() {
+    MPI_Barrier(comm_.get());
+    const auto started = std::chrono::steady_clock::now();
+    transport_->receive({memory_->receive_slot(1, 0), 1, true});
+    transport_->send({memory_->send_slot(1, 0), 1, true});
+    transport_->complete();
+    return seconds_since(started);
+  }
+
+  // In the order they are built; destroyed the other way round.
+  PairComm comm_;
+  Gpu gpu_;
+  std::unique_ptr<std::remove_pointer_t<ncclComm_t>, DestroyNcclComm> nccl_;
+  CudaStream stream_;
+  double init_seconds_ = 0, first_call_seconds_ = 0, second_call_seconds_ = 0;
+  std::unique_ptr<MessageMemory> memory_;
+  std::optional<NcclTransport> transport_;
+  std::optional<PairPatterns> patterns_;
+};
+
+}  // namespace
+
+std::unique_ptr<Module> make_nccl_module() { return std::make_unique<NcclModule>(); }
+
+}  // namespace npgpu

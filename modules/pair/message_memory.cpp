@@ -1,0 +1,30 @@
+#include "pair/message_memory.hpp"
+
+namespace npgpu {
+namespace {
+
+class HostMessageMemory final : public MessageMemory {
+ public:
+  HostMessageMemory(std::uint64_t pool_bytes, bool cold) : send_(pool_bytes), receive_(pool_bytes) {
+    set_pools(send_.data(), receive_.data(), pool_bytes, cold);
+  }
+
+  bool on_device() const override { return false; }
+
+  void fill(std::byte* message, std::uint64_t bytes, std::uint64_t seed) override { fill_pattern(message, bytes, seed); }
+
+  std::uint64_t first_mismatch(const std::byte* message, std::uint64_t bytes, std::uint64_t seed) override {
+    return npgpu::first_mismatch(message, bytes, seed);
+  }
+
+ private:
+  HostBuffer send_, receive_;
+};
+
+}  // namespace
+
+std::unique_ptr<MessageMemory> make_host_message_memory(std::uint64_t pool_bytes, bool cold) {
+  return std::make_unique<HostMessageMemory>(pool_bytes, cold);
+}
+
+}  // namespace npgpu

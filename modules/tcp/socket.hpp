@@ -1,0 +1,73 @@
+#pragma once
+// TCP sockets between two ranks: listening, connecting, whole buffers through partial sends and
+// receives, and both directions at once. Every call is checked; a failure is a RunError naming it.
+// Transfers busy-poll non-blocking sockets, as MPI's progress engines do (socket.cpp says why).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace npgpu::tcp {
+
+class Socket {
+ public:
+  Socket() = default;
+  explicit Socket(int fd) : fd_(fd) {}
+  ~Socket();
+  Socket(Socket&& other) noexcept;
+  Socket& operator=(Socket&& other) noexcept;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+};
+
+struct SocketOptions {
+  std::uint64_t buffer_bytes = 0;  // SO_SNDBUF and SO_RCVBUF; 0: the system's (autotuned)
+  bool nodelay = true;             // TCP_NODELAY
+};
+
+// Where rank 1 listens and where rank 0 connects, from the ranks' host names: loopback when they
+// share a host, else rank 1's host name (resolved by rank 0) with rank 1 listening everywhere.
+struct Route {
+  std::string listen_address;
+  std::string connect_host;
+  bool same_host;
+};
+Route route_between(const std::string& host0, const std::string& host1);
+
+// Listens on a numeric address at a port the kernel picks. Buffer sizes are set before listen,
+// so the connection inherits them and negotiates its window scale to fit.
+Socket listen_on(const std::string& address, const SocketOptions& options);
+Socket accept_connection(const Socket& listener, const SocketOptions& options);
+// Tries each address getaddrinfo gives for host.
+Socket connect_to(const std::string& host, int port, const SocketOptions& options);
+
+struct Endpoint {
+  std::string address;
+  int port = 0;
+};
+Endpoint local_endpoint(const Socket& socket);
+Endpoint peer_endpoint(const Socket& socket);
+// The network interface that owns a local address ("lo"), or "unknown".
+std::string interface_of(const std::string& address);
+
+// What the kernel granted: Linux doubles what it is asked, up to net.core.wmem_max / rmem_max.
+struct GrantedBuffers {
+  std::uint64_t send_bytes;
+  std::uint64_t receive_bytes;
+};
+GrantedBuffers granted_buffers(const Socket& socket);
+
+void send_all(int fd, const std::byte* data, std::uint64_t bytes);
+void receive_all(int fd, std::byte* data, std::uint64_t bytes);
+
+struct Piece {
+  std::byte* data;
+  std::uint64_t bytes;
+};
+// Sends every piece of `out` while receiving every piece of `in`, taking turns without blocking,
+// so two ranks doing this at once never both wait on full socket buffers.
+void send_and_receive(int fd, const std::vector<Piece>& out, const std::vector<Piece>& in);
+
+}  // namespace npgpu::tcp

@@ -1,0 +1,112 @@
+// The GPU pair modules on a machine with GPUs: each moves data intact between two ranks (--check
+// on every trial, through GPU memory), writes a sound record, and says which path it took and what
+// its first-call costs were. Skipped, saying so, where there are too few GPUs.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "cuda_common/gpu.hpp"
+#include "integration/checks.hpp"
+#include "support/command.hpp"
+
+namespace npgpu::test {
+namespace {
+
+// npgpu beside this test's folder (build/tests/..), so a build folder copied elsewhere still runs.
+std::string npgpu_binary() {
+  if (std::filesystem::exists(NPGPU_BINARY)) return NPGPU_BINARY;
+  return (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "npgpu").string();
+}
+
+std::string mpirun() { return std::filesystem::exists(NPGPU_MPIEXEC) ? NPGPU_MPIEXEC : "mpirun"; }
+
+struct Expected {
+  int rank;
+  const char* fact;
+  const char* contains;  // kPositiveSeconds: a time that was measured
+};
+constexpr const char* kPositiveSeconds = nullptr;
+
+struct GpuRun {
+  const char* name;
+  std::vector<std::string> args;
+  std::vector<Expected> facts;
+};
+
+void PrintTo(const GpuRun& run, std::ostream* out) { *out << run.name; }
+
+constexpr const char* kUpper = "2M";
+
+#ifdef NPGPU_HAVE_NCCL
+constexpr bool kBuiltWithNccl = true;
+#else
+constexpr bool kBuiltWithNccl = false;
+#endif
+
+class GpuPairTest : public ::testing::TestWithParam<GpuRun> {};
+
+TEST_P(GpuPairTest, MovesIntactDataAndRecordsIt) {
+  const int gpus = cuda_device_count();
+  if (gpus < 2) GTEST_SKIP() << "needs 2 GPUs (one per rank), and this machine has " << gpus;
+  const GpuRun& run = GetParam();
+  if (run.args.at(1) == "nccl" && !kBuiltWithNccl) GTEST_SKIP() << "this build has no NCCL";
+  TempDir dir;
+  const std::string record = dir.file("gpu.h5");
+  std::vector<std::string> argv{mpirun(), "-np", "2", npgpu_binary(), "--upper", kUpper, "--trial-time", "0.002",
+                                "--max-trials", "5", "--window", "8", "--check", "-o", record};
+  argv.insert(argv.end(), run.args.begin(), run.args.end());
+  const CommandResult result = run_command(argv);
+  ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
+
+  H5File file(record);
+  ScheduleOptions schedule;
+  schedule.upper = 2 * 1024 * 1024;
+  expect_sound_curve(file, "/runs/0001/curves/rank0", schedule);
+  EXPECT_EQ(file.text_attribute("/runs/0001", "data_check"), "every trial, every byte");
+  for (const Expected& expected : run.facts) {
+    const std::string value =
+        file.text_attribute("/runs/0001/system/placement/rank" + std::to_string(expected.rank), expected.fact);
+    if (expected.contains == kPositiveSeconds)
+      EXPECT_GT(std::stod(value), 0) << "rank " << expected.rank << " " << expected.fact;
+    else
+      EXPECT_NE(value.find(expected.contains), std::string::npos)
+          << "rank " << expected.rank << " " << expected.fact << ": " << value;
+  }
+  std::cout << result.out.substr(0, result.out.find("\n\n")) << "\n";  // the header: which path ran, and why
+}
+
+std::vector<std::string> mpi(const char* buffers, std::vector<std::string> more) {
+  std::vector<std::string> args{"--module", "mpi", "--buffers", buffers};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+const GpuRun kRuns[] = {
+    // auto: staged on an MPI that is not CUDA-aware (the machine), direct on one that is.
+    {"MpiDeviceToDeviceAuto", mpi("D,D", {"--chunk", "64K"}),
+     {{0, "gpu_path", "(auto"}, {0, "messages", "GPU memory"}, {1, "messages", "GPU memory"}}},
+    {"MpiStagedStream", mpi("D,D", {"--gpu-path", "staged", "--chunk", "64K", "--pattern", "stream"}),
+     {{0, "gpu_path", "staged"}, {0, "staging", "64 KiB chunks"}}},
+    {"MpiStagedBidir", mpi("D,D", {"--gpu-path", "staged", "--chunk", "64K", "--pattern", "bidir"}),
+     {{1, "gpu_path", "staged"}}},
+    {"MpiStagedWarm", mpi("D,D", {"--gpu-path", "staged", "--cache", "warm"}), {{0, "gpu_path", "staged"}}},
+    {"MpiNaiveStaging", mpi("D,D", {"--gpu-path", "staged", "--staging", "naive", "--pattern", "stream"}),
+     {{0, "staging", "naive"}}},
+    {"MpiHostToDevice", mpi("H,D", {"--gpu-path", "staged", "--chunk", "64K"}),
+     {{0, "messages", "host memory"}, {1, "messages", "GPU memory"}}},
+    {"MpiDeviceToHost", mpi("D,H", {"--gpu-path", "staged", "--chunk", "64K", "--pattern", "stream"}),
+     {{0, "messages", "GPU memory"}, {1, "messages", "host memory"}}},
+    {"CudaIpcPingpong", {"--module", "cudaIpc"}, {{0, "ipc_handle_import_s", kPositiveSeconds}, {0, "peer_gpu", "1"}}},
+    {"CudaIpcStream", {"--module", "cudaIpc", "--pattern", "stream"}, {{1, "peer_gpu", "0"}}},
+    {"CudaIpcBidir", {"--module", "cudaIpc", "--pattern", "bidir"}, {{0, "handshake", "MPI message"}}},
+    {"NcclPingpong", {"--module", "nccl"}, {{0, "nccl_version", "2."}, {0, "nccl_first_call_s", kPositiveSeconds}}},
+    {"NcclStream", {"--module", "nccl", "--pattern", "stream"}, {{1, "nccl_comm_init_s", kPositiveSeconds}}},
+    {"NcclBidir", {"--module", "nccl", "--pattern", "bidir"}, {{0, "nccl_second_call_s", kPositiveSeconds}}},
+};
+
+INSTANTIATE_TEST_SUITE_P(Modules, GpuPairTest, ::testing::ValuesIn(kRuns),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace npgpu::test

@@ -1,0 +1,88 @@
+// tcp's socket layer over real loopback connections inside one process.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "npgpu/buffers.hpp"
+#include "npgpu/errors.hpp"
+#include "npgpu/sizes.hpp"
+#include "tcp/socket.hpp"
+
+namespace npgpu::tcp {
+namespace {
+
+TEST(TcpRoute, LoopbackOnOneHostElseThePeersName) {
+  const Route local = route_between("node1", "node1");
+  EXPECT_TRUE(local.same_host);
+  EXPECT_EQ(local.listen_address, "127.0.0.1");
+  EXPECT_EQ(local.connect_host, "127.0.0.1");
+  const Route remote = route_between("node1", "node2");
+  EXPECT_FALSE(remote.same_host);
+  EXPECT_EQ(remote.listen_address, "0.0.0.0");
+  EXPECT_EQ(remote.connect_host, "node2");
+}
+
+struct Connection {
+  Socket near, far;
+};
+
+Connection connect_pair(const SocketOptions& options) {
+  const Socket listener = listen_on("127.0.0.1", options);
+  Connection c;
+  c.near = connect_to("127.0.0.1", local_endpoint(listener).port, options);
+  c.far = accept_connection(listener, options);
+  return c;
+}
+
+TEST(TcpSocket, BothWaysAtOnceDoNotDeadlockWhenBuffersFill) {
+  // Far more than small socket buffers hold: two ranks that each sent everything before
+  // receiving would both block forever.
+  const std::uint64_t bytes = 8 * MiB;
+  const Connection c = connect_pair({64 * 1024, true});
+  HostBuffer a_out(bytes), a_in(bytes), b_out(bytes), b_in(bytes);
+  fill_pattern(a_out.data(), bytes, 1);
+  fill_pattern(b_out.data(), bytes, 2);
+  std::thread other([&] { send_and_receive(c.far.fd(), {{b_out.data(), bytes}}, {{b_in.data(), bytes}}); });
+  send_and_receive(c.near.fd(), {{a_out.data(), bytes / 2}, {a_out.data() + bytes / 2, bytes / 2}},
+                   {{a_in.data(), bytes}});
+  other.join();
+  EXPECT_EQ(first_mismatch(a_in.data(), bytes, 2), bytes);
+  EXPECT_EQ(first_mismatch(b_in.data(), bytes, 1), bytes);
+}
+
+TEST(TcpSocket, WholeMessagesThroughPartialSendsAndReceives) {
+  const std::uint64_t bytes = 4 * MiB + 3;
+  const Connection c = connect_pair({});
+  HostBuffer out(bytes), in(bytes);
+  fill_pattern(out.data(), bytes, 7);
+  std::thread sender([&] { send_all(c.near.fd(), out.data(), bytes); });
+  receive_all(c.far.fd(), in.data(), bytes);
+  sender.join();
+  EXPECT_EQ(first_mismatch(in.data(), bytes, 7), bytes);
+}
+
+TEST(TcpSocket, SaysWhereItIsAndWhatTheKernelGranted) {
+  const Connection c = connect_pair({128 * 1024, false});
+  EXPECT_EQ(local_endpoint(c.near).port, peer_endpoint(c.far).port);
+  EXPECT_EQ(local_endpoint(c.near).address, "127.0.0.1");
+  EXPECT_EQ(interface_of("127.0.0.1"), "lo");
+  EXPECT_EQ(interface_of("192.0.2.1"), "unknown") << "a documentation address no interface has";
+  const GrantedBuffers granted = granted_buffers(c.near);
+  EXPECT_GE(granted.send_bytes, 128u * 1024);
+  EXPECT_GE(granted.receive_bytes, 128u * 1024);
+}
+
+TEST(TcpSocket, APeerThatClosesIsAnErrorNotAHang) {
+  Connection c = connect_pair({});
+  c.far = Socket();
+  std::byte byte{};
+  EXPECT_THROW(receive_all(c.near.fd(), &byte, 1), RunError);
+}
+
+TEST(TcpSocket, RefusesWhatItCannotUse) {
+  EXPECT_THROW(listen_on("localhost", {}), RunError) << "numeric addresses only";
+  EXPECT_THROW(connect_to("no-such-host.invalid", 9, {}), RunError);
+}
+
+}  // namespace
+}  // namespace npgpu::tcp
