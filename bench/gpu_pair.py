@@ -3,7 +3,11 @@
 ranks, measured with npgpu, against the reference numbers measured there with OSU, nccl-tests and
 nvbandwidth.
 
-    bench/gpu_pair.py OUT_DIR [--build build] [--mpirun mpirun]
+    bench/gpu_pair.py OUT_DIR [--build build] [--mpirun mpirun] [--osu DIR]
+
+With --osu DIR (a folder holding osu_latency and osu_bw, built outside this repository against
+the same MPI), each OSU test runs right before npgpu's matching measurement, three rounds, and
+the ratios to OSU from this very run are printed beside the issue's fixed references.
 
 Each measurement's console log and HDF5 record go under OUT_DIR (logs/, records/); the table
 comes last. Takes about 2 to 4 minutes. Needs a python3 with h5py, and npgpu built with CUDA and
@@ -82,6 +86,17 @@ class Bench:
         self.run(name, [self.mpirun, "-np", "2", *mca_args, self.npgpu, *args, "--min-trials", "5", "-o", record])
         return h5py.File(record, "r")["runs/0001"]
 
+    def osu(self, name, binary, sizes):
+        """Runs an OSU test on two ranks over shared memory; returns {size: value} from its table."""
+        self.run(name, [self.mpirun, "-np", "2", "--mca", "pml", "ob1", "--mca", "btl", "self,vader", binary, "-m", sizes])
+        values = {}
+        with open(os.path.join(self.out, "logs", name + ".log")) as log:
+            for line in log:
+                fields = line.split()
+                if len(fields) == 2 and fields[0].isdigit():
+                    values[int(fields[0])] = float(fields[1])
+        return values
+
     def has_module(self, module):
         listing = subprocess.run([self.npgpu, "--list-modules"], env=self.env, capture_output=True, text=True).stdout
         return any(line.startswith(module + " ") and line.rstrip().endswith("available") for line in listing.splitlines())
@@ -134,7 +149,9 @@ def main():
     parser.add_argument("out", help="folder for logs/ and records/")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--mpirun", default="mpirun")
-    bench = Bench(parser.parse_args())
+    parser.add_argument("--osu", help="folder with osu_latency and osu_bw to run beside npgpu, same MPI")
+    options = parser.parse_args()
+    bench = Bench(options)
     shm = (("pml", "ob1"), ("btl", "self,vader"))
     warm = ["--cache", "warm"]
     rows = []  # (path, ours, unit, reference text, ratio, target text, passed or None)
@@ -144,14 +161,27 @@ def main():
         passed = ratio >= target if higher_is_better else ratio <= target
         rows.append((path, ours, unit, reference_text, ratio, (">= " if higher_is_better else "<= ") + f"{target} x", passed))
 
-    latencies = [median(bench.npgpu_pair(f"mpi_latency_{i}", ["--module", "mpi", "--lower", "1", "--upper", "1", *warm], shm))
-                 for i in range(3)]
+    # Each round: OSU (when given) right before npgpu, so both see the same launch conditions.
+    latencies, stream_peaks, osu_latencies, osu_peaks = [], [], [], []
+    for i in range(3):
+        if options.osu:
+            osu_latencies.append(bench.osu(f"osu_latency_{i}", os.path.join(options.osu, "osu_latency"), "1:1")[1])
+        latencies.append(median(bench.npgpu_pair(f"mpi_latency_{i}", ["--module", "mpi", "--lower", "1", "--upper", "1",
+                                                                      *warm], shm)))
+        if options.osu:
+            rates = bench.osu(f"osu_bw_{i}", os.path.join(options.osu, "osu_bw"), "65536:4194304")
+            osu_peaks.append(max(rates.values()) / 1e3)  # OSU prints MB/s, 1 MB = 1e6 B
+        stream = bench.npgpu_pair(f"mpi_stream_{i}", ["--module", "mpi", "--pattern", "stream", "--fac2", "--lower", "64K",
+                                                      "--upper", "4M", *warm], shm)
+        stream_peaks.append(stream["curves/rank0"].attrs["summary_peak_throughput_B_per_s"] / 1e9)
     judge("mpi H,H 1 B latency, shared memory", min(latencies) * 1e6, "us", 0.43, "0.43 us osu_latency", 1.05, False)
-
-    stream = bench.npgpu_pair("mpi_stream", ["--module", "mpi", "--pattern", "stream", "--fac2", "--lower", "64K",
-                                             "--upper", "4M", *warm], shm)
-    host_peak = stream["curves/rank0"].attrs["summary_peak_throughput_B_per_s"] / 1e9
+    host_peak = max(stream_peaks)
     judge("mpi H,H stream peak (64 KiB-4 MiB)", host_peak, "GB/s", 15.0, "15.0 GB/s osu_bw", 0.98, True)
+    if options.osu:
+        judge("  same, against osu_latency in this run", min(latencies) * 1e6, "us", min(osu_latencies),
+              f"{min(osu_latencies):.3f} us osu_latency, best of 3", 1.05, False)
+        judge("  same, against osu_bw in this run", host_peak, "GB/s", max(osu_peaks),
+              f"{max(osu_peaks):.2f} GB/s osu_bw, best of 3", 0.98, True)
 
     nccl = bench.npgpu_pair("nccl_stream_64M", ["--module", "nccl", "--pattern", "stream", "--lower", "64M",
                                                 "--upper", "64M", *warm])
@@ -192,6 +222,10 @@ def main():
     print(f"  mpi D,D with --gpu-path auto ran: {fact(auto, 0, 'gpu_path')}")
     print(f"  MPI CUDA-aware: {fact(auto, 0, 'mpi_cuda_aware')}")
     print(f"  mpi H,H 1 B latency per launch: {', '.join(f'{t * 1e6:.3f}' for t in latencies)} us (best judged)")
+    print(f"  mpi H,H stream peak per launch: {', '.join(f'{r:.2f}' for r in stream_peaks)} GB/s (best judged)")
+    if options.osu:
+        print(f"  osu_latency 1 B per launch: {', '.join(f'{t:.3f}' for t in osu_latencies)} us; "
+              f"osu_bw peak per launch: {', '.join(f'{r:.2f}' for r in osu_peaks)} GB/s")
     print(f"  nccl first exchange (connects the peers) {first_call * 1e3:.1f} ms, second {second_call * 1e6:.0f} us;"
           f" comm init {float(fact(nccl, 0, 'nccl_comm_init_s')):.2f} s; NCCL {fact(nccl, 0, 'nccl_version')}")
     print(f"  cudaIpc handle import {import_s * 1e3:.2f} ms (first-touch cost, kept out of the curve)")
