@@ -91,14 +91,15 @@ void ConsoleReporter::begin(const RunRecord& r) {
   std::fflush(out_);
 }
 
-void ConsoleReporter::size_done(const RunRecord& r, std::size_t index, const Progress& progress) {
+void ConsoleReporter::size_done(const RunRecord& r, std::size_t first_curve, std::size_t index,
+                                const Progress& progress) {
   const Headline headline = r.options.headline;
   const Units units = r.options.units;
   const std::uint64_t bytes = r.schedule[index];
-  // The curves measured together at this size are those holding index + 1 sizes, at the end.
   std::vector<const SizeResult*> results;
-  for (const Curve& curve : r.curves)
-    if (curve.sizes.size() == index + 1) results.push_back(&curve.sizes.back());
+  for (std::size_t c = first_curve; c < r.curves.size(); ++c) results.push_back(&r.curves[c].sizes.at(index));
+  if (index == 0 && !r.curves[first_curve].variant.empty())
+    std::fprintf(out_, "-- %s\n", curve_label(r.curves[first_curve]).c_str());
   if (results.size() == 1 && !(r.module.layout == Layout::per_rank && r.system.ranks.size() > 1)) {
     const SizeResult& s = *results.front();
     std::fprintf(out_, "%-10s %10s %12s %12s %12s %12s %7s %6zu  %s\n", progress_text(progress).c_str(),
@@ -112,7 +113,7 @@ void ConsoleReporter::size_done(const RunRecord& r, std::size_t index, const Pro
     for (std::size_t i = 0; i < results.size(); ++i) {
       const double throughput = results[i]->throughput(headline_of(results[i]->time, headline));
       sum += throughput;
-      line += "  " + curve_label(r.curves[r.curves.size() - results.size() + i]) + " " + format_throughput(throughput, units);
+      line += "  " + curve_label(r.curves[first_curve + i]) + " " + format_throughput(throughput, units);
     }
     if (results.size() > 1) line += "  sum " + format_throughput(sum, units);
     std::fprintf(out_, "%-10s %10s%s  %s\n", progress_text(progress).c_str(), format_bytes(bytes).c_str(),
@@ -121,9 +122,11 @@ void ConsoleReporter::size_done(const RunRecord& r, std::size_t index, const Pro
   std::fflush(out_);
 }
 
-// Ranks that measured at the same time: the sum of their throughputs at each size.
+// Ranks that measured at the same time: the sum of their throughputs at each size. Variants (p2p's
+// GPU pairs) are measured one after another, so they are never summed.
 void ConsoleReporter::print_aggregate(const RunRecord& r) {
-  if (r.module.layout != Layout::per_rank || r.curves.size() < 2 || r.options.concurrency != Concurrency::together)
+  if (r.module.layout != Layout::per_rank || r.system.ranks.size() < 2 || r.curves.size() < 2 ||
+      r.options.concurrency != Concurrency::together || r.curves.size() != r.system.ranks.size())
     return;
   double best = 0;
   std::uint64_t best_bytes = 0;

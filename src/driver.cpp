@@ -68,7 +68,7 @@ class Sweep {
       ++progress_.done;
       if (team_.is_root()) {
         progress_.seconds_left = estimate_seconds_left(index, sweeps_after);
-        reporter_.size_done(record_, index, progress_);
+        reporter_.size_done(record_, first_curve, index, progress_);
       }
     }
     collect_link_peaks(group, first_curve);

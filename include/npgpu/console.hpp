@@ -10,7 +10,8 @@ class ConsoleReporter final : public Reporter {
  public:
   explicit ConsoleReporter(std::FILE* out) : out_(out) {}
   void begin(const RunRecord& record) override;
-  void size_done(const RunRecord& record, std::size_t index, const Progress& progress) override;
+  void size_done(const RunRecord& record, std::size_t first_curve, std::size_t index,
+                 const Progress& progress) override;
   void end(const RunRecord& record) override;
 
  private:

@@ -38,8 +38,10 @@ class Reporter {
  public:
   virtual ~Reporter() = default;
   virtual void begin(const RunRecord& record) = 0;
-  // Size `index` of the schedule is done for every curve measured at the same time.
-  virtual void size_done(const RunRecord& record, std::size_t index, const Progress& progress) = 0;
+  // Size `index` of the schedule is done for the curves measured at the same time, which are
+  // record.curves[first_curve] to the last.
+  virtual void size_done(const RunRecord& record, std::size_t first_curve, std::size_t index,
+                         const Progress& progress) = 0;
   virtual void end(const RunRecord& record) = 0;
 };
 
