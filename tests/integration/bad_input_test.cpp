@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "checks.hpp"
+#include "refusal.hpp"
 
 namespace npgpu::test {
 namespace {

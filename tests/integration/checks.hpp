@@ -5,10 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include <filesystem>
-
 #include "npgpu/schedule.hpp"
-#include "support/command.hpp"
 #include "support/h5_file.hpp"
 
 namespace npgpu::test {
@@ -46,17 +43,6 @@ inline void expect_sound_curve(const H5File& file, const std::string& curve, con
     EXPECT_EQ(static_cast<double>(present), trials[i]) << curve << " at " << bytes[i];
     EXPECT_GE(trials[i], 1) << curve;
   }
-}
-
-// Bad input: one line on stderr that says what is wrong, exit code 2, and nothing written.
-inline void expect_refusal(const CommandResult& result, const TempDir& dir, const std::string& says) {
-  EXPECT_EQ(result.exit_code, 2) << result.err;
-  const std::vector<std::string> lines = lines_of(result.err);
-  ASSERT_EQ(lines.size(), 1u) << result.err;
-  EXPECT_EQ(lines[0].rfind("npgpu: error: ", 0), 0u) << lines[0];
-  EXPECT_NE(lines[0].find(says), std::string::npos) << lines[0];
-  EXPECT_TRUE(result.out.empty()) << result.out;
-  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "bad input must write nothing";
 }
 
 }  // namespace npgpu::test

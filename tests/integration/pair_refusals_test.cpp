@@ -2,7 +2,7 @@
 // exit code 2, nothing written, no rank left waiting. Each test skips where it cannot apply.
 #include <gtest/gtest.h>
 
-#include "checks.hpp"
+#include "refusal.hpp"
 #include "support/command.hpp"
 
 namespace npgpu::test {

@@ -10,12 +10,9 @@
 
 namespace npgpu::test {
 
-// Runs npgpu alone with `args` in an empty directory and expects the refusal containing `says`.
-inline void expect_refusal(const std::vector<std::string>& args, const std::string& says) {
-  TempDir dir;
-  std::vector<std::string> argv{NPGPU_BINARY};
-  argv.insert(argv.end(), args.begin(), args.end());
-  const CommandResult result = run_command(argv, dir.path());
+// A run in the empty directory `dir` was refused: one line on stderr containing `says`, exit
+// code 2, and nothing written.
+inline void expect_refusal(const CommandResult& result, const TempDir& dir, const std::string& says) {
   EXPECT_EQ(result.exit_code, 2) << result.err;
   const std::vector<std::string> lines = lines_of(result.err);
   ASSERT_EQ(lines.size(), 1u) << result.err;
@@ -23,6 +20,14 @@ inline void expect_refusal(const std::vector<std::string>& args, const std::stri
   EXPECT_NE(lines[0].find(says), std::string::npos) << lines[0];
   EXPECT_TRUE(result.out.empty()) << result.out;
   EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "bad input must write nothing";
+}
+
+// Runs npgpu alone with `args` in an empty directory and expects the refusal containing `says`.
+inline void expect_refusal(const std::vector<std::string>& args, const std::string& says) {
+  TempDir dir;
+  std::vector<std::string> argv{NPGPU_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  expect_refusal(run_command(argv, dir.path()), dir, says);
 }
 
 }  // namespace npgpu::test
