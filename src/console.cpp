@@ -71,9 +71,11 @@ void ConsoleReporter::begin(const RunRecord& r) {
     if (!r.system.ranks[rank].module_facts.empty())
       std::fprintf(out_, "  rank %zu:     %s\n", rank, facts_lines(r.system.ranks[rank].module_facts).c_str());
   std::fprintf(out_, "  timing:     %s\n", r.timing.c_str());
-  std::fprintf(out_, "  timer:      %s = %s, resolution %s%s\n", o.timer.c_str(), r.timer_description.c_str(),
-               format_seconds(r.timer_resolution).c_str(),
-               r.alt_timer.empty() ? "" : (", and " + r.alt_timer + " beside it").c_str());
+  std::fprintf(out_, "  timer:      %s\n", r.primary_timer.c_str());
+  std::fprintf(out_, "  host clock: %s = %s, resolution %s\n", o.timer.c_str(), r.timer_description.c_str(),
+               format_seconds(r.timer_resolution).c_str());
+  if (!r.alt_timer.empty()) std::fprintf(out_, "  and beside it: %s\n", r.alt_timer.c_str());
+  std::fprintf(out_, "  data check: %s\n", r.data_check.c_str());
   std::fprintf(out_, "  sizes:      %s\n", schedule_line(r).c_str());
   std::fprintf(out_, "  trials:     %s each, %llu to %llu per size, until the median's relative standard error is within %s\n",
                format_seconds(o.calibration.trial_seconds).c_str(), static_cast<unsigned long long>(o.min_trials),

@@ -223,6 +223,7 @@ void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   attribute(run, "timer", o.timer);
   attribute(run, "timer_description", r.timer_description);
   attribute(run, "timer_resolution_s", r.timer_resolution);
+  attribute(run, "primary_timer", r.primary_timer);
   attribute(run, "alt_timer", r.alt_timer);
   attribute(run, "timing", r.timing);
   attribute(run, "throughput_meaning", r.throughput_meaning);
@@ -238,7 +239,7 @@ void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   attribute(run, "precision_target", o.precision);
   attribute(run, "window", o.window);
   attribute(run, "concurrency", std::string(o.concurrency == Concurrency::together ? "together" : "alone"));
-  attribute(run, "data_check", std::string(o.check_data ? "every trial, every byte" : "tag on every message"));
+  attribute(run, "data_check", r.data_check);
   attribute(run, "ranks", static_cast<std::int64_t>(r.system.ranks.size()));
   attribute(run, "throughput_units", std::string("B/s (console: ") + (o.units == Units::decimal ? "GB/s = 1e9 B/s)" : "GiB/s = 2^30 B/s)"));
   write_system(run, r.system);

@@ -68,6 +68,12 @@ std::string modules_taking(const std::string& option) {
   return names.empty() ? "no module takes it" : "it applies to " + names;
 }
 
+std::string data_check_text(const std::string& per_message, bool every_byte) {
+  const std::string messages = per_message.empty() ? "no per-message check" : per_message;
+  return messages + (every_byte ? "; after every trial, one message checked byte for byte (--check)"
+                                : "; no full check (--check adds one after every trial)");
+}
+
 // Everything decided from the command line alone; the same on every rank.
 struct Plan {
   const CatalogEntry* entry = nullptr;
@@ -177,7 +183,11 @@ int run(const std::vector<std::string>& args, const Team& team) {
   record.system = collect_system_info(team, module->placement());
   record.timer_description = clock->description();
   record.timer_resolution = measure_resolution(*clock);
+  record.primary_timer = module->primary_timer_name();
+  if (record.primary_timer.empty())
+    record.primary_timer = "host clock (--timer " + plan.options.timer + ": " + record.timer_description + ")";
   record.alt_timer = module->alt_timer_name();
+  record.data_check = data_check_text(module->message_check(), plan.options.check_data);
   record.timing = timing_text(record.module, plan.options.pattern);
   record.throughput_meaning = module->throughput_meaning(plan.options.pattern);
   record.buffers = buffers_text(plan.options, record.system.last_level_cache_bytes);

@@ -76,8 +76,14 @@ class Module {
   virtual std::uint64_t host_bytes_needed(const RunOptions& options,
                                           std::uint64_t max_bytes) const = 0;
 
+  // What run()'s seconds are timed with, when not the host clock it was handed (cudaEvents).
+  virtual std::string primary_timer_name() const { return {}; }
+
   // Name of the second timer, when run() fills alt_seconds.
   virtual std::string alt_timer_name() const { return {}; }
+
+  // The cheap check every message gets, in words; "" when messages carry none (GPU memory).
+  virtual std::string message_check() const { return "a tag in the first and last byte of every message"; }
 
   // What one transfer counts, said in the record (e.g. a local copy reads and writes its size).
   virtual std::string throughput_meaning(Pattern pattern) const;

@@ -17,7 +17,9 @@ struct RunRecord {
   SystemInfo system;
   std::string timer_description;
   double timer_resolution = 0;
+  std::string primary_timer;         // what trial_seconds were timed with
   std::string alt_timer;             // the module's second timer, or empty
+  std::string data_check;            // what was checked of the data, per message and per trial
   std::string timing;                // who times and what one transfer is
   std::string throughput_meaning;    // what bytes a transfer counts
   std::string buffers;               // cache-cold or warm, and over how much memory

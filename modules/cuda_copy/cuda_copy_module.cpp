@@ -128,7 +128,9 @@ class CudaCopyModule final : public Module {
     return host_places(options) * host_pool_bytes(options, max_bytes) + check_staging;
   }
 
+  std::string primary_timer_name() const override { return blocking_ ? kBlockingHostTimer : kGatedEventsTimer; }
   std::string alt_timer_name() const override { return blocking_ ? kBlockingEventsTimer : kGatedHostTimer; }
+  std::string message_check() const override { return {}; }
 
   std::string throughput_meaning(Pattern) const override {
     if (direction_ == "d2d")
@@ -142,7 +144,6 @@ class CudaCopyModule final : public Module {
     std::vector<std::pair<std::string, std::string>> facts = gpu_facts(gpu_);
     facts.emplace_back("direction", direction_);
     facts.emplace_back("copy", kernel_ ? sm_copy_description(gpu_.multiprocessors) : api_.engine_calls);
-    facts.emplace_back("primary_timer", blocking_ ? kBlockingHostTimer : kGatedEventsTimer);
     facts.emplace_back("gpu_buffers", gpu_rotation_);
     if (!host_memory_.empty()) {
       facts.emplace_back("host_memory", host_memory_description(memory_kind_));

@@ -94,7 +94,9 @@ class P2pModule final : public Module {
     return options.check_data ? max_bytes : 0;  // the check's staging buffer
   }
 
+  std::string primary_timer_name() const override { return kGatedEventsTimer; }
   std::string alt_timer_name() const override { return kGatedHostTimer; }
+  std::string message_check() const override { return {}; }
 
   std::string throughput_meaning(Pattern pattern) const override {
     switch (pattern) {
@@ -114,7 +116,6 @@ class P2pModule final : public Module {
                        : "read: the receiving GPU pulls the data from its peer"},
         {"copy", kernel_ ? sm_copy_description(sides_.begin()->second.gpu.multiprocessors)
                          : "copy engine: cudaMemcpyPeerAsync on a stream of the GPU that does the work"},
-        {"primary_timer", kGatedEventsTimer},
         {"gpu_buffers", rotation_text_},
         {"thread_bound_near_gpu", bound_near_}};
     for (const GpuPair& pair : pairs_) facts.emplace_back("path_" + pair_variant(pair, pattern_), path_text(pair));

@@ -32,9 +32,10 @@ ScheduleOptions schedule_upto(const std::string& upper) {
 // What every GPU record must hold beside a sound curve: both timers, where it ran, the link.
 void expect_gpu_record(const H5File& file, const std::string& run) {
   EXPECT_FALSE(file.text_attribute(run, "alt_timer").empty());
-  EXPECT_EQ(file.text_attribute(run, "data_check"), "every trial, every byte");
+  EXPECT_EQ(file.text_attribute(run, "data_check"),
+            "no per-message check; after every trial, one message checked byte for byte (--check)");
   const std::string placement = run + "/system/placement/rank0";
-  const std::string primary = file.text_attribute(placement, "primary_timer");
+  const std::string primary = file.text_attribute(run, "primary_timer");
   EXPECT_FALSE(primary.empty());
   EXPECT_FALSE(file.text_attribute(placement, "copy").empty());
   EXPECT_FALSE(file.text_attribute(placement, "cuda_runtime").empty());

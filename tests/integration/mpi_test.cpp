@@ -84,7 +84,11 @@ TEST(MpiModule, FullDataCheckAndOtherTimers) {
   }
   H5File file(dir.file("t.h5"));
   EXPECT_EQ(file.text_attribute("/runs/0001", "timer"), "gettimeofday");
-  EXPECT_EQ(file.text_attribute("/runs/0001", "data_check"), "every trial, every byte");
+  EXPECT_EQ(file.text_attribute("/runs/0001", "data_check"),
+            "a tag in the first and last byte of every message; after every trial, one message checked byte for "
+            "byte (--check)");
+  EXPECT_EQ(file.text_attribute("/runs/0001", "primary_timer"),
+            "host clock (--timer gettimeofday: gettimeofday (wall time, microseconds))");
   EXPECT_NEAR(file.number_attribute("/runs/0001", "timer_resolution_s"), 1e-6, 1e-9) << "gettimeofday ticks in us";
   EXPECT_EQ(file.text_attribute("/runs/0002", "timer"), "mpi");
   EXPECT_GT(file.number_attribute("/runs/0002", "timer_resolution_s"), 0);
