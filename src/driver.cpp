@@ -7,6 +7,7 @@
 #include <string>
 
 #include "npgpu/nvtx.hpp"
+#include "npgpu/sizes.hpp"
 
 namespace npgpu {
 namespace {
@@ -60,7 +61,7 @@ class Sweep {
     best_rate_ = 0;
     for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
       const std::uint64_t bytes = record_.schedule[index];
-      const NvtxRange range(options_.nvtx, "npgpu " + variant + " " + std::to_string(bytes) + " B");
+      const NvtxRange range(options_.nvtx, "npgpu " + (variant.empty() ? "" : variant + " ") + format_bytes(bytes));
       const double started = clock_.now();
       SizeResult mine = measure(group, bytes);
       mine.wall_seconds = clock_.now() - started;

@@ -22,8 +22,6 @@ std::uint64_t chunk_bytes(const RunOptions& options, std::uint64_t max_bytes) {
   return options.staging == "naive" ? max_bytes : std::min(options.chunk, max_bytes);
 }
 
-std::uint64_t slots(const RunOptions& options) { return options.staging == "naive" ? 1 : kPipelineSlots; }
-
 }  // namespace
 
 std::string staging_description(const RunOptions& options, std::uint64_t max_bytes) {
@@ -47,8 +45,8 @@ DeviceBuffers open_device_buffers(const Team& team, const RunOptions& options, s
 
 std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, int peer, const RunOptions& options,
                                                  std::uint64_t max_bytes, bool on_device) {
-  return std::make_unique<StagedTransport>(comm, peer, StagingShape{chunk_bytes(options, max_bytes), slots(options)},
-                                           on_device);
+  const std::uint64_t slots = options.staging == "naive" ? 1 : kPipelineSlots;
+  return std::make_unique<StagedTransport>(comm, peer, StagingShape{chunk_bytes(options, max_bytes), slots}, on_device);
 }
 
 #else
