@@ -144,6 +144,10 @@ void CopyRoutine::write_pattern(const CopyEnd& end, std::uint64_t bytes, std::ui
   std::byte* pattern = staging(bytes);
   fill_pattern(pattern, bytes, seed);
   check_cuda(cudaMemcpy(end.address, pattern, bytes, cudaMemcpyHostToDevice), "cudaMemcpy(check pattern)");
+  // From pageable memory cudaMemcpy may return before the GPU holds the last bytes, and the copy
+  // under test runs on non-blocking streams that would not wait for them (seen: the 3-byte tail
+  // of a 1 MiB + 3 SM copy read before it had landed, in one run of two).
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize(check pattern)");
 }
 
 void CopyRoutine::expect_pattern(const CopyEnd& end, std::uint64_t bytes, std::uint64_t seed) {
