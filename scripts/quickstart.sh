@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$root/results"
 cd "$root/results"
 mpirun -np 2 "$root/build/npgpu" --module mpi -o quickstart.h5
-if "$root/build/npgpu" --list-modules | grep -q '^cudaMemcpy .* available'; then
+if "$root/build/npgpu" --list-modules | grep -q '^cudaMemcpy .* available$'; then
   mpirun -np 1 "$root/build/npgpu" --module cudaMemcpy -o quickstart.h5
 fi
 echo "quickstart: curves in $root/results/quickstart.h5; draw them with scripts/npgpu-plot results/quickstart.h5"
