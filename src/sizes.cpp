@@ -32,6 +32,10 @@ std::uint64_t unit_factor(std::string_view suffix) {
   return 0;
 }
 
+// Largest first, so a size is shown in the largest unit it reaches.
+constexpr std::array<std::pair<std::uint64_t, const char*>, 3> kBinaryUnits{
+    {{GiB, "GiB"}, {MiB, "MiB"}, {KiB, "KiB"}}};
+
 std::string trimmed(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
@@ -73,10 +77,8 @@ std::uint64_t parse_size(std::string_view text, std::string_view option) {
 }
 
 std::string format_bytes(std::uint64_t bytes) {
-  static const std::array<std::pair<std::uint64_t, const char*>, 3> units{
-      {{GiB, "GiB"}, {MiB, "MiB"}, {KiB, "KiB"}}};
   // Round sizes in binary units; any other size (the perturbed ones) exactly, in bytes.
-  for (const auto& [factor, name] : units) {
+  for (const auto& [factor, name] : kBinaryUnits) {
     if (bytes < factor) continue;
     if (bytes % factor == 0) return std::to_string(bytes / factor) + " " + name;
     if (bytes % (factor / 2) == 0) return std::to_string(bytes / factor) + ".5 " + name;
@@ -85,9 +87,7 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 std::string format_capacity(std::uint64_t bytes) {
-  static const std::array<std::pair<std::uint64_t, const char*>, 3> units{
-      {{GiB, "GiB"}, {MiB, "MiB"}, {KiB, "KiB"}}};
-  for (const auto& [factor, name] : units) {
+  for (const auto& [factor, name] : kBinaryUnits) {
     if (bytes < factor) continue;
     if (bytes % factor == 0) return std::to_string(bytes / factor) + " " + name;
     char text[32];
