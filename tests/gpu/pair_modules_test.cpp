@@ -32,11 +32,13 @@ struct GpuRun {
   const char* name;
   std::vector<std::string> args;
   std::vector<Expected> facts;
+  const char* unless_refused = nullptr;  // a refusal that means this machine cannot run it: skip
 };
 
 void PrintTo(const GpuRun& run, std::ostream* out) { *out << run.name; }
 
 constexpr const char* kUpper = "2M";
+constexpr const char* kNotCudaAware = "--gpu-path direct: this MPI is not CUDA-aware";
 
 #ifdef NPGPU_HAVE_NCCL
 constexpr bool kBuiltWithNccl = true;
@@ -57,6 +59,8 @@ TEST_P(GpuPairTest, MovesIntactDataAndRecordsIt) {
                                 "--max-trials", "5", "--window", "8", "--check", "-o", record};
   argv.insert(argv.end(), run.args.begin(), run.args.end());
   const CommandResult result = run_command(argv);
+  if (run.unless_refused && result.exit_code == 2 && result.err.find(run.unless_refused) != std::string::npos)
+    GTEST_SKIP() << "refused here, as it must be: " << result.err;
   ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
 
   H5File file(record);
@@ -85,8 +89,15 @@ std::vector<std::string> mpi(const char* buffers, std::vector<std::string> more)
 
 const GpuRun kRuns[] = {
     // auto: staged on an MPI that is not CUDA-aware (the machine), direct on one that is.
-    {"MpiDeviceToDeviceAuto", mpi("D,D", {"--chunk", "64K"}),
+    {"MpiDeviceToDeviceAuto", mpi("D,D", {}),
      {{0, "gpu_path", "(auto"}, {0, "messages", "GPU memory"}, {1, "messages", "GPU memory"}}},
+    // direct: GPU pointers handed to MPI; runs only under a CUDA-aware MPI, and is refused elsewhere.
+    {"MpiDirectPingpong", mpi("D,D", {"--gpu-path", "direct"}),
+     {{0, "gpu_path", "direct (asked for)"}, {1, "mpi_cuda_aware", "yes"}}, kNotCudaAware},
+    {"MpiDirectStream", mpi("D,D", {"--gpu-path", "direct", "--pattern", "stream"}),
+     {{1, "gpu_path", "direct"}}, kNotCudaAware},
+    {"MpiDirectHostToDevice", mpi("H,D", {"--gpu-path", "direct", "--pattern", "bidir"}),
+     {{0, "messages", "host memory"}, {1, "gpu_path", "direct"}}, kNotCudaAware},
     {"MpiStagedStream", mpi("D,D", {"--gpu-path", "staged", "--chunk", "64K", "--pattern", "stream"}),
      {{0, "gpu_path", "staged"}, {0, "staging", "64 KiB chunks"}}},
     {"MpiStagedBidir", mpi("D,D", {"--gpu-path", "staged", "--chunk", "64K", "--pattern", "bidir"}),
