@@ -5,19 +5,25 @@ nvbandwidth.
 
     bench/gpu_pair.py OUT_DIR [--build build] [--mpirun mpirun] [--osu DIR]
 
+With a build against a CUDA-aware MPI (and that MPI's mpirun), --gpu-path auto takes the direct
+path, and mpi D,D direct is measured too, beside cudaIpc: the path such an MPI uses in a node.
+
 With --osu DIR (a folder holding osu_latency and osu_bw, built outside this repository against
-the same MPI), each OSU test runs right before npgpu's matching measurement, three rounds, and
+the same MPI), each OSU test runs right before npgpu's matching measurement, six rounds, and
 the ratios to OSU from this very run are printed beside the issue's fixed references.
 
 Each measurement's console log and HDF5 record go under OUT_DIR (logs/, records/); the table
-comes last. Takes about 2 to 4 minutes. Needs a python3 with h5py, and npgpu built with CUDA and
+comes last. Takes about 2 to 5 minutes. Needs a python3 with h5py, and npgpu built with CUDA and
 NCCL (README, 'GPU machine'); libnccl is also looked for in the Python environment's
 nvidia/nccl/lib, where the H200 machine has it.
 
 How each number is taken, and why:
 - mpi H,H latency and stream: cache-warm (osu_latency and osu_bw reuse one buffer), shared memory
-  (btl self,vader); latency is the best of three launches, since each launch may land its ranks on
-  closer or farther cores.
+  (btl self,vader), six launches each. A launch may land its ranks on closer or farther cores, and
+  this machine's shared-memory bandwidth moves by 10-20% from launch to launch (and from size to
+  size within one), more than the 2% the targets ask to resolve. So against the issue's fixed
+  references the best launch is judged, and against OSU in this run the median launch of each,
+  OSU and npgpu alternating so that both sample the same conditions.
 - nccl 64 MiB stream: osu_xccl_bw's window of 64 sends, closed by a 4-byte ack.
 - nccl 1 GiB: nccl-tests' sendrecv on 2 ranks sends both ways at once; its bandwidth is one
   direction's, so ours is the bidir throughput (both directions) / 2.
@@ -35,6 +41,7 @@ How each number is taken, and why:
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -43,8 +50,9 @@ import h5py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV_NCCL = "/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib"
-TIME_LIMIT_S = 420  # the whole bench must end well inside 8 minutes
+TIME_LIMIT_S = 480  # the whole bench must end inside 9 minutes
 MiB = 1 << 20
+LAUNCHES = 6  # of each of mpi H,H latency and stream (and of OSU's, with --osu)
 
 
 class Bench:
@@ -163,7 +171,7 @@ def main():
 
     # Each round: OSU (when given) right before npgpu, so both see the same launch conditions.
     latencies, stream_peaks, osu_latencies, osu_peaks = [], [], [], []
-    for i in range(3):
+    for i in range(LAUNCHES):
         if options.osu:
             osu_latencies.append(bench.osu(f"osu_latency_{i}", os.path.join(options.osu, "osu_latency"), "1:1")[1])
         latencies.append(median(bench.npgpu_pair(f"mpi_latency_{i}", ["--module", "mpi", "--lower", "1", "--upper", "1",
@@ -178,10 +186,11 @@ def main():
     host_peak = max(stream_peaks)
     judge("mpi H,H stream peak (64 KiB-4 MiB)", host_peak, "GB/s", 15.0, "15.0 GB/s osu_bw", 0.98, True)
     if options.osu:
-        judge("  same, against osu_latency in this run", min(latencies) * 1e6, "us", min(osu_latencies),
-              f"{min(osu_latencies):.3f} us osu_latency, best of 3", 1.05, False)
-        judge("  same, against osu_bw in this run", host_peak, "GB/s", max(osu_peaks),
-              f"{max(osu_peaks):.2f} GB/s osu_bw, best of 3", 0.98, True)
+        judge("  same, medians of launches, osu_latency", statistics.median(latencies) * 1e6, "us",
+              statistics.median(osu_latencies), f"{statistics.median(osu_latencies):.3f} us osu_latency, this run",
+              1.05, False)
+        judge("  same, medians of launches, osu_bw", statistics.median(stream_peaks), "GB/s",
+              statistics.median(osu_peaks), f"{statistics.median(osu_peaks):.2f} GB/s osu_bw, this run", 0.98, True)
 
     nccl = bench.npgpu_pair("nccl_stream_64M", ["--module", "nccl", "--pattern", "stream", "--lower", "64M",
                                                 "--upper", "64M", *warm])
@@ -217,12 +226,20 @@ def main():
     judge(f"mpi D,D staged 64 MiB stream (chunk {best_chunk})", staged[best_chunk], "GB/s", copy_bound,
           f"{copy_bound:.1f} GB/s min(h2d, d2h) pinned", 0.8, True)
     auto = bench.npgpu_pair("mpi_auto_path", ["--module", "mpi", "--buffers", "D,D", "--lower", "1M", "--upper", "1M"])
+    if "direct" in fact(auto, 0, "gpu_path"):  # a CUDA-aware MPI: its own GPU path, beside CUDA IPC's
+        direct = bench.npgpu_pair("mpi_direct_64M", ["--module", "mpi", "--buffers", "D,D", "--gpu-path", "direct",
+                                                     "--pattern", "stream", "--lower", "64M", "--upper", "64M"])
+        direct_rate = median(direct, "throughput_from_time_median") / 1e9
+        rows.append(("mpi D,D direct 64 MiB stream", direct_rate, "GB/s", "cudaIpc 256 MiB in this run",
+                     direct_rate / (median(ipc, "throughput_from_time_median") / 1e9), "report", None))
 
     print(f"\nnpgpu GPU pair targets (issue 4), {time.monotonic() - bench.started:.0f} s; records and logs in {bench.out}")
     print(f"  mpi D,D with --gpu-path auto ran: {fact(auto, 0, 'gpu_path')}")
     print(f"  MPI CUDA-aware: {fact(auto, 0, 'mpi_cuda_aware')}")
-    print(f"  mpi H,H 1 B latency per launch: {', '.join(f'{t * 1e6:.3f}' for t in latencies)} us (best judged)")
-    print(f"  mpi H,H stream peak per launch: {', '.join(f'{r:.2f}' for r in stream_peaks)} GB/s (best judged)")
+    single_copy = os.environ.get("OMPI_MCA_btl_vader_single_copy_mechanism", "not set: Open MPI's default")
+    print(f"  OMPI_MCA_btl_vader_single_copy_mechanism: {single_copy} (none: each message copied in and out)")
+    print(f"  mpi H,H 1 B latency per launch: {', '.join(f'{t * 1e6:.3f}' for t in latencies)} us")
+    print(f"  mpi H,H stream peak per launch: {', '.join(f'{r:.2f}' for r in stream_peaks)} GB/s")
     if options.osu:
         print(f"  osu_latency 1 B per launch: {', '.join(f'{t:.3f}' for t in osu_latencies)} us; "
               f"osu_bw peak per launch: {', '.join(f'{r:.2f}' for r in osu_peaks)} GB/s")
