@@ -13,9 +13,9 @@ the same MPI), each OSU test runs right before npgpu's matching measurement, six
 the ratios to OSU from this very run are printed beside the issue's fixed references.
 
 Each measurement's console log and HDF5 record go under OUT_DIR (logs/, records/); the table
-comes last. Takes about 2 to 5 minutes. Needs a python3 with h5py, and npgpu built with CUDA and
-NCCL (README, 'GPU machine'); libnccl is also looked for in the Python environment's
-nvidia/nccl/lib, where the H200 machine has it.
+comes last. Takes about a minute (40-60 s on 2 x H200). Needs a python3 with h5py, and npgpu
+built with CUDA and NCCL (README, 'GPU machine'); libnccl is also looked for in the Python
+environment's nvidia/nccl/lib, where the H200 machine has it.
 
 How each number is taken, and why:
 - mpi H,H latency and stream: cache-warm (osu_latency and osu_bw reuse one buffer), shared memory
