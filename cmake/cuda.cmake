@@ -1,10 +1,7 @@
 # Decide whether the CUDA modules are built. NPGPU_CUDA=AUTO builds them when nvcc is found;
 # ON fails the configure without it; OFF never looks.
 set(NPGPU_HAVE_CUDA OFF CACHE INTERNAL "whether the CUDA modules are built")
-string(TOUPPER "${NPGPU_CUDA}" _npgpu_cuda_mode)
-if(NOT _npgpu_cuda_mode MATCHES "^(AUTO|ON|OFF)$")
-  message(FATAL_ERROR "NPGPU_CUDA must be AUTO, ON or OFF (got '${NPGPU_CUDA}')")
-endif()
+npgpu_tristate(NPGPU_CUDA _npgpu_cuda_mode)
 
 if(_npgpu_cuda_mode STREQUAL "OFF")
   set(NPGPU_CUDA_SUMMARY "off (NPGPU_CUDA=OFF): CPU-only modules")

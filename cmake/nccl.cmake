@@ -9,10 +9,7 @@ set(NPGPU_NCCL_ROOT "" CACHE PATH "Folder holding NCCL's include/nccl.h and lib/
 set(NPGPU_NCCL_RPATH "" CACHE STRING "More folders (;-separated) to find libnccl in at run time")
 set(NPGPU_HAVE_NCCL OFF CACHE INTERNAL "whether the nccl module is built")
 
-string(TOUPPER "${NPGPU_NCCL}" _npgpu_nccl_mode)
-if(NOT _npgpu_nccl_mode MATCHES "^(AUTO|ON|OFF)$")
-  message(FATAL_ERROR "NPGPU_NCCL must be AUTO, ON or OFF (got '${NPGPU_NCCL}')")
-endif()
+npgpu_tristate(NPGPU_NCCL _npgpu_nccl_mode)
 
 if(_npgpu_nccl_mode STREQUAL "OFF")
   set(NPGPU_NCCL_SUMMARY "off (NPGPU_NCCL=OFF)")
