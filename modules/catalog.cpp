@@ -12,10 +12,6 @@
 #include "npgpu/errors.hpp"
 #include "npgpu/sizes.hpp"
 
-#ifdef NPGPU_HAVE_CUDA
-#include "cuda_common/gpu.hpp"
-#endif
-
 namespace npgpu {
 namespace {
 
@@ -42,6 +38,12 @@ const GpuModuleParts kGpu{};
 
 const std::vector<std::string> kCopyOptions{"--direction", "--memory", "--copy", "--api", "--device"};
 
+// Every pair module: which rank pairs measure (--pairs) and the all-pairs matrix's options, then its own.
+std::vector<std::string> pair_options(std::vector<std::string> own) {
+  own.insert(own.begin(), {"--pairs", "--sizes", "--flag-below", "--sample", "--seed"});
+  return own;
+}
+
 }  // namespace
 
 const std::vector<CatalogEntry>& module_catalog() {
@@ -49,9 +51,9 @@ const std::vector<CatalogEntry>& module_catalog() {
       {{"memcpy", "host memory copy inside each rank (memcpy): the memory system's own speed, a ceiling for the others",
         Layout::per_rank, {Pattern::stream, Pattern::pingpong}, 64 * MiB, ""},
        make_memcpy_module, nullptr},
-      {{"mpi", "MPI_Send/MPI_Recv between two ranks, host or GPU buffers (shared memory, TCP, or whatever MPI picks)",
+      {{"mpi", "MPI_Send/MPI_Recv between pairs of ranks, host or GPU buffers (shared memory, TCP, or whatever MPI picks)",
         Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "",
-        {"--buffers", "--gpu-path", "--chunk", "--staging", "--device"}, resolve_mpi_options},
+        pair_options({"--buffers", "--gpu-path", "--chunk", "--staging", "--device"}), resolve_mpi_options},
        make_mpi_module, nullptr},
       {{"cudaMemcpy", "copies between host memory and this rank's GPU, or inside it (CUDA runtime API, copy engine or SM kernel)",
         Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA", kCopyOptions,
@@ -65,15 +67,15 @@ const std::vector<CatalogEntry>& module_catalog() {
         Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA",
         {"--copy", "--pairs", "--p2p"}, resolve_p2p_options},
        kGpu.p2p, kGpu.two_gpus_here},
-      {{"tcp", "raw TCP sockets between two ranks, host buffers: what the network stack gives before MPI adds anything",
+      {{"tcp", "raw TCP sockets between pairs of ranks, host buffers: what the network stack gives before MPI adds anything",
         Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "",
-        {"--socket-buffer", "--nodelay"}},
+        pair_options({"--socket-buffer", "--nodelay"})},
        make_tcp_module, nullptr},
-      {{"cudaIpc", "one GPU copies into another rank's GPU memory, mapped by CUDA IPC: two ranks on one node (NVLink or PCIe)",
-        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, "CUDA", {"--device"}},
+      {{"cudaIpc", "one GPU copies into another rank's GPU memory, mapped by CUDA IPC: ranks of one node (NVLink or PCIe)",
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, "CUDA", pair_options({"--device"})},
        kGpu.cuda_ipc, kGpu.any_gpu_here},
-      {{"nccl", "ncclSend/ncclRecv between two ranks' GPUs, communicator bootstrapped through MPI",
-        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, "NCCL", {"--device"}},
+      {{"nccl", "ncclSend/ncclRecv between pairs of ranks' GPUs, communicator bootstrapped through MPI",
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, "NCCL", pair_options({"--device"})},
        kGpu.nccl, kGpu.any_gpu_here},
   };
   return catalog;
@@ -102,7 +104,7 @@ std::string describe_modules(int ranks) {
       const std::string why = entry.unavailable_here();
       if (!why.empty()) status = "built, cannot run here: " + why;
     }
-    const char* layout = info.layout == Layout::pair ? "exactly 2" : "1 or more";
+    const char* layout = info.layout == Layout::pair ? "2 or more" : "1 or more";
     char line[256];
     std::snprintf(line, sizeof line, "%-13s %-9s %-25s %-14s %s\n", info.name.c_str(), layout,
                   patterns.c_str(), format_bytes(info.default_upper).c_str(), status.c_str());

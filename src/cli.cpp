@@ -1,6 +1,7 @@
 // The command line: every option, its default, and the one-line errors for what is not allowed.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -43,6 +44,20 @@ double parse_fraction(const std::string& text, const char* option) {
   return value;
 }
 
+// "8,1M": sizes in the syntax of --lower, each at least one byte.
+std::vector<std::uint64_t> parse_size_list(const std::string& text) {
+  std::vector<std::uint64_t> sizes;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::uint64_t size = parse_size(text.substr(start, comma - start), "--sizes");
+    if (size == 0) throw UsageError("--sizes " + text + ": a message must be at least 1 byte");
+    sizes.push_back(size);
+    start = comma + 1;
+  }
+  return sizes;
+}
+
 std::string quoted_command_line(const std::vector<std::string>& args) {
   std::string line;
   for (const std::string& arg : args) {
@@ -67,7 +82,8 @@ const std::map<std::string, Units> kUnits{{"decimal", Units::decimal}, {"binary"
 const std::vector<const char*> kModuleOptions{"--direction", "--memory",   "--copy",    "--api",
                                               "--device",    "--pairs",    "--p2p",     "--buffers",
                                               "--gpu-path",  "--chunk",    "--staging", "--socket-buffer",
-                                              "--nodelay"};
+                                              "--nodelay",   "--sizes",    "--flag-below", "--sample",
+                                              "--seed"};
 
 ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   ParsedCommand parsed;
@@ -117,7 +133,8 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   app.add_flag("--nvtx", o.nvtx, "NVTX ranges around each size and trial, for Nsight Systems");
 
   // Module options: each module accepts only those its catalog entry lists (--list-modules).
-  std::string chunk, socket_buffer, nodelay = "on";
+  std::string chunk, socket_buffer, nodelay = "on", sizes, flag_below;
+  std::uint64_t seed = 0;
   int device = -1;
   app.add_option("--direction", o.direction, "cudaMemcpy, cuMemcpy: h2d, d2h, d2d (one way), h2d2h (round trip), "
                  "bidir (h2d and d2h at once)")->check(CLI::IsMember({"h2d", "d2h", "d2d", "h2d2h", "bidir"}));
@@ -128,7 +145,13 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   app.add_option("--api", o.api, "async: cudaMemcpyAsync timed by cudaEvents behind a spin kernel; sync: cudaMemcpy "
                  "timed by the host clock")->check(CLI::IsMember({"async", "sync"}));
   app.add_option("--device", device, "GPU index to use instead of the node-local rank's")->check(CLI::NonNegativeNumber);
-  app.add_option("--pairs", o.pairs, "p2p: GPU pair as SRC:DST (default 0:1), or all for every pair");
+  app.add_option("--pairs", o.pairs, "p2p: GPU pair as SRC:DST (default 0:1), or all for every pair; pair modules: "
+                 "ranks A:B (default 0:1), halves (rank i with i+N/2, all at once), all (every pair, mpiGraph's shifts)");
+  app.add_option("--sizes", sizes, "--pairs all: sizes of the matrices (default 8,1M: a latency and a throughput matrix)");
+  app.add_option("--flag-below", flag_below, "--pairs all: flag links slower than this fraction of the median of "
+                 "comparable links (default 0.8)");
+  app.add_option("--sample", o.sample, "--pairs all: each rank measures K random partners instead of all N-1");
+  app.add_option("--seed", seed, "--sample: seed of the random partners (default: drawn, and recorded)");
   app.add_option("--p2p", o.p2p_access, "p2p: write (the source GPU pushes) or read (the destination GPU pulls)")
       ->check(CLI::IsMember({"write", "read"}));
   app.add_option("--buffers", o.buffers, "mpi: memory on rank 0,rank 1: H,H H,D D,H or D,D (H host, D device)")
@@ -164,6 +187,11 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   if (!chunk.empty()) o.chunk = parse_size(chunk, "--chunk");
   if (!socket_buffer.empty()) o.socket_buffer = parse_size(socket_buffer, "--socket-buffer");
   o.nodelay = nodelay == "on";
+  if (!sizes.empty()) o.sizes = parse_size_list(sizes);
+  if (!flag_below.empty()) o.flag_below = parse_fraction(flag_below, "--flag-below");
+  if (app.count("--seed") > 0) o.seed = seed;
+  if (app.count("--sample") > 0 && o.sample == 0)
+    throw UsageError("--sample 0: each rank needs at least one partner; choose 1 to N-1 for N ranks");
 
   if (list_modules) {
     parsed.action = Action::list_modules;

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "console_text.hpp"
 #include "npgpu/version.hpp"
 
 namespace npgpu {
@@ -32,7 +33,38 @@ std::string facts_lines(const std::vector<std::pair<std::string, std::string>>& 
 }
 
 std::string curve_label(const Curve& curve) {
-  return "rank " + std::to_string(curve.rank) + (curve.variant.empty() ? "" : " " + curve.variant);
+  const std::string peer = curve.peer < 0 ? "" : "->" + std::to_string(curve.peer);
+  return "rank " + std::to_string(curve.rank) + peer + (curve.variant.empty() ? "" : " " + curve.variant);
+}
+
+std::string rank_list(const std::vector<int>& ranks) {
+  std::string text;
+  for (int rank : ranks) text += (text.empty() ? "" : ", ") + std::to_string(rank);
+  return text;
+}
+
+// Which ranks measure together, and who is idle.
+std::string pairs_line(const RunRecord& r) {
+  const RankPairing& p = r.pairing;
+  if (p.mode == PairingMode::all) {
+    std::string sizes;
+    for (std::size_t i = 0; i < r.schedule.size(); ++i)
+      sizes += (i ? ", " : "") + format_bytes(r.schedule[i]) + " " + pattern_name(r.patterns[i]);
+    return describe(p) + ": every ordered pair on mpiGraph's shift schedule, " + std::to_string(pairing_steps(p).size()) +
+           " steps; in step k each rank sends to rank + k and answers rank - k, all at once; sizes " + sizes +
+           " (pingpong: latency, stream: throughput)";
+  }
+  const PairStep step = pairing_steps(p).front();
+  std::string pairs;
+  std::vector<int> idle;
+  for (int rank = 0; rank < p.ranks; ++rank) {
+    const Peers& peers = step.peers[static_cast<std::size_t>(rank)];
+    if (peers.to >= 0) pairs += (pairs.empty() ? "" : ", ") + std::to_string(rank) + "->" + std::to_string(peers.to);
+    if (peers.idle()) idle.push_back(rank);
+  }
+  const std::string together = step.timers.size() > 1 ? ", all pairs at once" : "";
+  return describe(p) + ": " + pairs + together + "; the first rank of each pair times" +
+         (idle.empty() ? "" : "; ranks " + rank_list(idle) + " idle");
 }
 
 std::string schedule_line(const RunRecord& record) {
@@ -40,23 +72,6 @@ std::string schedule_line(const RunRecord& record) {
   std::string how = s.fac2 ? "powers of two" : "NetPIPE schedule, perturbation " + std::to_string(s.perturbation);
   return std::to_string(record.schedule.size()) + " from " + format_bytes(record.schedule.front()) + " to " +
          format_bytes(record.schedule.back()) + " (" + how + ")";
-}
-
-std::string percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2g%%", 100 * fraction);
-  return text;
-}
-
-std::string progress_text(const Progress& progress) {
-  char text[64];
-  std::snprintf(text, sizeof text, "[%3zu/%zu]", progress.done, progress.total);
-  return text;
-}
-
-std::string time_left(const Progress& progress) {
-  if (progress.done == progress.total) return "done";
-  return "~" + format_seconds(progress.seconds_left) + " left";
 }
 
 }  // namespace
@@ -67,6 +82,7 @@ void ConsoleReporter::begin(const RunRecord& r) {
   std::fprintf(out_, "npgpu %s: module %s, pattern %s\n", kVersion, r.module.name.c_str(), pattern_name(o.pattern));
   std::fprintf(out_, "  what:       %s\n", r.module.measures.c_str());
   std::fprintf(out_, "  ranks:      %s\n", ranks_line(r.system).c_str());
+  if (r.module.layout == Layout::pair) std::fprintf(out_, "  pairs:      %s\n", pairs_line(r).c_str());
   for (std::size_t rank = 0; rank < r.system.ranks.size(); ++rank)
     if (!r.system.ranks[rank].module_facts.empty())
       std::fprintf(out_, "  rank %zu:     %s\n", rank, facts_lines(r.system.ranks[rank].module_facts).c_str());
@@ -87,6 +103,11 @@ void ConsoleReporter::begin(const RunRecord& r) {
   if (r.module.layout == Layout::per_rank && r.system.ranks.size() > 1)
     std::fprintf(out_, "  ranks measure %s; each line shows every rank's %s throughput and their sum\n",
                  o.concurrency == Concurrency::together ? "at the same time" : "one after another", headline);
+  else if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::halves)
+    std::fprintf(out_, "  each line shows every pair's %s throughput, their sum and the slowest pair\n", headline);
+  else if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::all)
+    std::fprintf(out_, "  each line is one step and size: the %s of its %zu cells, the slowest and the fastest\n",
+                 headline, r.system.ranks.size());
   else
     std::fprintf(out_, "\n%-10s %10s %12s %12s %12s %12s %7s %6s\n", "", "size", headline, "min", "max",
                  "throughput", "+-", "trials");
@@ -102,7 +123,8 @@ void ConsoleReporter::size_done(const RunRecord& r, std::size_t first_curve, std
   for (std::size_t c = first_curve; c < r.curves.size(); ++c) results.push_back(&r.curves[c].sizes.at(index));
   if (index == 0 && !r.curves[first_curve].variant.empty())
     std::fprintf(out_, "-- %s\n", curve_label(r.curves[first_curve]).c_str());
-  if (results.size() == 1 && !(r.module.layout == Layout::per_rank && r.system.ranks.size() > 1)) {
+  const bool one_line = results.size() == 1 && (r.module.layout == Layout::pair || r.system.ranks.size() == 1);
+  if (one_line) {
     const SizeResult& s = *results.front();
     std::fprintf(out_, "%-10s %10s %12s %12s %12s %12s %7s %6zu  %s\n", progress_text(progress).c_str(),
                  format_bytes(bytes).c_str(), format_seconds(headline_of(s.time, headline)).c_str(),
@@ -111,13 +133,20 @@ void ConsoleReporter::size_done(const RunRecord& r, std::size_t first_curve, std
                  percent(s.precision).c_str(), s.trial_seconds.size(), time_left(progress).c_str());
   } else {
     std::string line;
-    double sum = 0;
+    double sum = 0, slowest = 0;
+    std::size_t slowest_at = 0;
     for (std::size_t i = 0; i < results.size(); ++i) {
       const double throughput = results[i]->throughput(headline_of(results[i]->time, headline));
       sum += throughput;
+      if (i == 0 || throughput < slowest) {
+        slowest = throughput;
+        slowest_at = i;
+      }
       line += "  " + curve_label(r.curves[first_curve + i]) + " " + format_throughput(throughput, units);
     }
     if (results.size() > 1) line += "  sum " + format_throughput(sum, units);
+    if (results.size() > 1 && r.module.layout == Layout::pair)
+      line += "  slowest " + curve_label(r.curves[first_curve + slowest_at]);
     std::fprintf(out_, "%-10s %10s%s  %s\n", progress_text(progress).c_str(), format_bytes(bytes).c_str(),
                  line.c_str(), time_left(progress).c_str());
   }
@@ -146,6 +175,11 @@ void ConsoleReporter::print_aggregate(const RunRecord& r) {
 }
 
 void ConsoleReporter::end(const RunRecord& r) {
+  if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::all) {
+    print_matrices(r);
+    std::fflush(out_);
+    return;
+  }
   const Headline headline = r.options.headline;
   std::fprintf(out_, "\nSummary (%s over trials, pattern %s):\n", headline_name(headline), pattern_name(r.options.pattern));
   for (const Curve& curve : r.curves) {
@@ -163,7 +197,19 @@ void ConsoleReporter::end(const RunRecord& r) {
                    curve.link_peak.how.c_str());
   }
   print_aggregate(r);
+  if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::halves) print_pairs_aggregate(r);
   std::fflush(out_);
+}
+
+// --pairs halves: what the fabric gave with every pair talking, and the pair that held it back.
+void ConsoleReporter::print_pairs_aggregate(const RunRecord& r) {
+  const PairsAggregate aggregate = aggregate_pairs(r.curves, r.options.headline);
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < aggregate.sum.size(); ++i)
+    if (aggregate.sum[i] > aggregate.sum[best]) best = i;
+  std::fprintf(out_, "  all %zu pairs together: peak %s at %s; the slowest pair there: rank %d at %s\n", r.curves.size(),
+               format_throughput(aggregate.sum[best], r.options.units).c_str(), format_bytes(aggregate.bytes[best]).c_str(),
+               aggregate.slowest_rank[best], format_throughput(aggregate.slowest[best], r.options.units).c_str());
 }
 
 }  // namespace npgpu

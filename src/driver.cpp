@@ -12,19 +12,29 @@
 namespace npgpu {
 namespace {
 
-// The ranks that measure at the same time, and which of them time.
+// The ranks that measure at the same time, which of them time, and (pair modules) whom each talks to.
 struct Group {
   std::vector<int> members;  // ranks that move bytes
-  std::vector<int> timers;   // ranks whose timings are kept (a curve each)
+  std::vector<int> timers;   // ranks whose timings are kept (a curve each, or a matrix cell each)
+  std::vector<Peers> peers;  // pair modules: by rank; empty for per-rank modules
+  int shift = 0;             // --pairs all: the step of the shift schedule
 };
 
 std::vector<Group> measurement_groups(const RunRecord& record, const Team& team) {
-  if (record.module.layout == Layout::pair) return {{{0, 1}, {0}}};
+  std::vector<Group> groups;
+  if (record.module.layout == Layout::pair) {
+    for (PairStep& step : pairing_steps(record.pairing)) {
+      Group group{{}, std::move(step.timers), std::move(step.peers), step.shift};
+      for (int r = 0; r < team.size(); ++r)
+        if (!group.peers[static_cast<std::size_t>(r)].idle()) group.members.push_back(r);
+      groups.push_back(std::move(group));
+    }
+    return groups;
+  }
   std::vector<int> all(static_cast<std::size_t>(team.size()));
   for (int r = 0; r < team.size(); ++r) all[static_cast<std::size_t>(r)] = r;
-  if (record.options.concurrency == Concurrency::together) return {{all, all}};
-  std::vector<Group> groups;
-  for (int r : all) groups.push_back({{r}, {r}});
+  if (record.options.concurrency == Concurrency::together) return {{all, all, {}, 0}};
+  for (int r : all) groups.push_back({{r}, {r}, {}, 0});
   return groups;
 }
 
@@ -39,6 +49,10 @@ class Sweep {
         reporter_(reporter), groups_(measurement_groups(record, team)) {}
 
   void run() {
+    if (record_.pairing.mode == PairingMode::all && record_.module.layout == Layout::pair) {
+      measure_matrix();
+      return;
+    }
     const std::vector<std::string> variants = module_.variants();
     const std::size_t sweeps = groups_.size() * variants.size();
     progress_.total = sweeps * record_.schedule.size();
@@ -46,24 +60,33 @@ class Sweep {
     for (const Group& group : groups_)
       for (std::size_t v = 0; v < variants.size(); ++v, ++sweep) {
         module_.select_variant(v);
+        select_peers(group);
         sweep_sizes(group, variants[v], sweeps - sweep - 1);
       }
   }
 
  private:
+  void select_peers(const Group& group) {
+    if (!group.peers.empty()) module_.select_peers(group.peers[static_cast<std::size_t>(team_.rank())]);
+  }
+
+  const std::string& host_of(int rank) const { return record_.system.ranks.at(static_cast<std::size_t>(rank)).host; }
+
   // One curve per timing rank of the group, over the whole schedule.
   void sweep_sizes(const Group& group, const std::string& variant, std::size_t sweeps_after) {
     const std::size_t first_curve = record_.curves.size();
     if (team_.is_root())
-      for (int rank : group.timers)
-        record_.curves.push_back({rank, record_.system.ranks.at(static_cast<std::size_t>(rank)).host, variant, {}, {}});
+      for (int rank : group.timers) {
+        const int peer = group.peers.empty() ? -1 : group.peers[static_cast<std::size_t>(rank)].to;
+        record_.curves.push_back({rank, host_of(rank), variant, {}, {}, peer, peer < 0 ? "" : host_of(peer)});
+      }
     previous_ = {};
     best_rate_ = 0;
     for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
       const std::uint64_t bytes = record_.schedule[index];
       const NvtxRange range(options_.nvtx, "npgpu " + (variant.empty() ? "" : variant + " ") + format_bytes(bytes));
       const double started = clock_.now();
-      SizeResult mine = measure(group, bytes);
+      SizeResult mine = measure(group, bytes, options_.pattern);
       mine.wall_seconds = clock_.now() - started;
       collect(group, mine, first_curve);
       ++progress_.done;
@@ -75,31 +98,90 @@ class Sweep {
     collect_link_peaks(group, first_curve);
   }
 
+  // --pairs all: each step of the shift schedule measures every size, every rank timing its sends
+  // to rank + shift; rank 0 gathers one cell per rank and step, never more.
+  void measure_matrix() {
+    if (team_.is_root()) record_.matrix = empty_matrix(team_.size(), record_.schedule, record_.patterns);
+    progress_.total = groups_.size() * record_.schedule.size();
+    const double started = clock_.now();
+    for (std::size_t step = 0; step < groups_.size(); ++step) {
+      const Group& group = groups_[step];
+      select_peers(group);
+      previous_ = {};
+      for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
+        const std::uint64_t bytes = record_.schedule[index];
+        const NvtxRange range(options_.nvtx, "npgpu shift " + std::to_string(group.shift) + " " + format_bytes(bytes));
+        const double size_started = clock_.now();
+        SizeResult mine = measure(group, bytes, record_.patterns[index]);
+        mine.wall_seconds = clock_.now() - size_started;
+        collect_cells(group, mine, index);
+        ++progress_.done;
+        if (!team_.is_root()) continue;
+        const double per_cell = (clock_.now() - started) / static_cast<double>(progress_.done);
+        progress_.seconds_left = per_cell * static_cast<double>(progress_.total - progress_.done);
+        reporter_.matrix_cells_done(record_, group.shift, index, progress_);
+      }
+    }
+    if (team_.is_root()) classify_and_flag();
+  }
+
+  void classify_and_flag() {
+    PairMatrix& matrix = record_.matrix;
+    for (const RankPlacement& rank : record_.system.ranks) {
+      matrix.rank_host.push_back(rank.host);
+      matrix.rank_gpu.push_back(gpu_of(rank));
+    }
+    matrix.flag_below = options_.flag_below;
+    classify_cells(matrix);
+    matrix.flagged = flag_slow_links(matrix, options_.headline);
+  }
+
+  // "GPU 3 (0000:9a:00.0)" from the module's facts, or "" where the rank's messages were host memory.
+  static std::string gpu_of(const RankPlacement& rank) {
+    std::string index, bus;
+    for (const auto& [name, value] : rank.module_facts) {
+      if (name == "gpu") index = value;
+      if (name == "gpu_pci_bus_id") bus = value;
+    }
+    return index.empty() ? "" : "GPU " + index + " (" + bus + ")";
+  }
+
+  void collect_cells(const Group& group, const SizeResult& mine, std::size_t index) {
+    const std::size_t length = packed_length(options_.max_trials);
+    const std::vector<double> all = team_.gather(pack(mine, options_.max_trials));
+    if (!team_.is_root()) return;
+    for (int rank : group.timers) {
+      const int to = group.peers[static_cast<std::size_t>(rank)].to;
+      record_.matrix.cells[index][static_cast<std::size_t>(rank * team_.size() + to)] =
+          unpack(all.data() + static_cast<std::size_t>(rank) * length, options_.max_trials);
+    }
+  }
+
   struct Previous {
     std::uint64_t bytes = 0;
     double seconds_per_rep = 0;
   };
 
   // One timed call on every member; the slowest timer's seconds per repetition on every rank.
-  double timed_reps(const Group& group, std::uint64_t bytes, std::uint64_t reps, TrialTiming* kept) {
+  double timed_reps(const Group& group, std::uint64_t bytes, Pattern pattern, std::uint64_t reps, TrialTiming* kept) {
     team_.barrier();
     TrialTiming timing;
     if (contains(group.members, team_.rank()))
-      timing = module_.run({options_.pattern, bytes, reps, clock_});
+      timing = module_.run({pattern, bytes, reps, clock_});
     const bool timer = contains(group.timers, team_.rank());
     if (kept != nullptr && timer) *kept = timing;
     return team_.max(timer ? timing.seconds / static_cast<double>(reps) : 0.0);
   }
 
-  SizeResult measure(const Group& group, std::uint64_t bytes) {
+  SizeResult measure(const Group& group, std::uint64_t bytes, Pattern pattern) {
     const Calibration& calibration = options_.calibration;
     // Warm-up: first-touch costs and lazy connections land here, never in a trial. It also
     // measures this size's time per repetition, from which the trials' repetitions follow.
     std::uint64_t reps = warmup_reps(calibration, previous_.seconds_per_rep, previous_.bytes, bytes);
-    double seconds_per_rep = timed_reps(group, bytes, reps, nullptr);
+    double seconds_per_rep = timed_reps(group, bytes, pattern, reps, nullptr);
     while (seconds_per_rep * static_cast<double>(reps) < calibration.trial_seconds / 8 && reps < calibration.max_reps) {
       reps = std::min(calibration.max_reps, reps * 4);
-      seconds_per_rep = timed_reps(group, bytes, reps, nullptr);
+      seconds_per_rep = timed_reps(group, bytes, pattern, reps, nullptr);
     }
     previous_ = {bytes, seconds_per_rep};
     best_rate_ = std::max(best_rate_, static_cast<double>(bytes) / seconds_per_rep);
@@ -107,12 +189,12 @@ class Sweep {
     SizeResult result;
     result.bytes = bytes;
     result.reps = reps_to_fill(calibration, seconds_per_rep);
-    result.shape = module_.shape(options_.pattern, bytes, options_.window);
+    result.shape = module_.shape(pattern, bytes, options_.window);
     const bool timer = contains(group.timers, team_.rank());
     for (std::uint64_t trial = 0; trial < options_.max_trials; ++trial) {
       const NvtxRange range(options_.nvtx, "trial " + std::to_string(trial));
       TrialTiming timing;
-      timed_reps(group, bytes, result.reps, &timing);
+      timed_reps(group, bytes, pattern, result.reps, &timing);
       if (timer) {
         result.trial_seconds.push_back(timing.seconds);
         if (!std::isnan(timing.alt_seconds)) result.trial_alt_seconds.push_back(timing.alt_seconds);

@@ -84,19 +84,27 @@ void describe(hid_t dataset, const char* units, const char* description) {
   attribute(dataset, "description", std::string(description));
 }
 
-// A 1-D (cols == 0) or 2-D dataset of doubles or 64-bit integers.
+// An N-dimensional dataset of doubles or 64-bit integers.
 template <typename Number>
-void dataset(hid_t group, const char* name, const std::vector<Number>& values, hsize_t cols, const char* units,
-             const char* description) {
-  const hsize_t dims[2] = {cols ? values.size() / cols : values.size(), cols};
+void matrix_dataset(hid_t group, const char* name, const std::vector<Number>& values, const std::vector<hsize_t>& dims,
+                    const char* units, const char* description) {
   const hid_t type = std::is_floating_point_v<Number> ? H5T_NATIVE_DOUBLE
                      : std::is_signed_v<Number>       ? H5T_NATIVE_INT64
                                                       : H5T_NATIVE_UINT64;
-  Handle space(H5Screate_simple(cols ? 2 : 1, dims, nullptr), H5Sclose, "make a dataspace");
+  Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose, "make a dataspace");
   Handle set(H5Dcreate2(group, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose,
              std::string("create dataset ") + name);
   if (!values.empty()) check(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), std::string("write ") + name);
   describe(set, units, description);
+}
+
+// A 1-D (cols == 0) or 2-D dataset of doubles or 64-bit integers.
+template <typename Number>
+void dataset(hid_t group, const char* name, const std::vector<Number>& values, hsize_t cols, const char* units,
+             const char* description) {
+  const std::vector<hsize_t> dims = cols ? std::vector<hsize_t>{values.size() / cols, cols}
+                                         : std::vector<hsize_t>{values.size()};
+  matrix_dataset(group, name, values, dims, units, description);
 }
 
 void strings(hid_t group, const char* name, const std::vector<std::string>& values, const char* description) {
@@ -155,6 +163,10 @@ void write_curve(hid_t curves, const Curve& curve, const RunRecord& record) {
   attribute(g, "rank", curve.rank);
   attribute(g, "host", curve.host);
   attribute(g, "variant", curve.variant);
+  if (curve.peer >= 0) {
+    attribute(g, "peer", curve.peer);
+    attribute(g, "peer_host", curve.peer_host);
+  }
   attribute(g, "link_peak_B_per_s", curve.link_peak.bytes_per_second);
   attribute(g, "link_peak_how", curve.link_peak.how);
   const CurveSummary summary = summarize_curve(curve, record.options.headline);
@@ -208,6 +220,77 @@ void write_curve(hid_t curves, const Curve& curve, const RunRecord& record) {
   dataset(g, "wall_seconds", wall, 0, "s", "time this size took, warm-up and checks included");
 }
 
+// --pairs halves: what the pairs gave together at each size.
+void write_aggregate(hid_t run, const RunRecord& r) {
+  const PairsAggregate aggregate = aggregate_pairs(r.curves, r.options.headline);
+  Handle g = group(run, "aggregate");
+  attribute(g, "pairs", static_cast<std::int64_t>(r.curves.size()));
+  dataset(g, "bytes", aggregate.bytes, 0, "B", "message size");
+  dataset(g, "throughput_sum", aggregate.sum, 0, "B/s", "sum over the pairs of each pair's headline throughput, all at once");
+  dataset(g, "throughput_slowest", aggregate.slowest, 0, "B/s", "the slowest pair's headline throughput");
+  dataset(g, "slowest_rank", std::vector<std::int64_t>(aggregate.slowest_rank.begin(), aggregate.slowest_rank.end()), 0,
+          "1", "timing rank of the slowest pair");
+}
+
+// --pairs all: one N x N matrix per size, row = sending rank, column = receiving rank.
+void write_matrix(hid_t run, const RunRecord& r) {
+  const PairMatrix& m = r.matrix;
+  const auto n = static_cast<hsize_t>(m.ranks);
+  const std::size_t max_trials = r.options.max_trials;
+  Handle g = group(run, "matrix");
+  attribute(g, "flag_below", m.flag_below);
+  attribute(g, "sample", r.pairing.sample);
+  attribute(g, "seed", r.pairing.seed);
+  std::vector<std::string> patterns;
+  for (Pattern p : m.patterns) patterns.emplace_back(pattern_name(p));
+  std::vector<double> seconds, throughput, precision, raw;
+  std::vector<std::uint64_t> reps;
+  for (const std::vector<SizeResult>& cells : m.cells)
+    for (const SizeResult& cell : cells) {
+      const bool measured = !cell.trial_seconds.empty();
+      const double headline = measured ? headline_of(cell.time, r.options.headline) : std::nan("");
+      seconds.push_back(headline);
+      throughput.push_back(cell_throughput(cell, r.options.headline));
+      precision.push_back(measured ? cell.precision : std::nan(""));
+      reps.push_back(cell.reps);
+      std::vector<double> row(max_trials, std::nan(""));
+      std::copy(cell.trial_seconds.begin(), cell.trial_seconds.end(), row.begin());
+      raw.insert(raw.end(), row.begin(), row.end());
+    }
+  dataset(g, "bytes", m.bytes, 0, "B", "message size of each matrix");
+  strings(g, "pattern", patterns, "the pattern each size was measured with (pingpong: latency, stream: throughput)");
+  const std::vector<hsize_t> cube{m.bytes.size(), n, n};
+  matrix_dataset(g, "seconds", seconds, cube, "s", "headline one-way time per transfer from row rank to column rank; NaN: diagonal or not measured");
+  matrix_dataset(g, "throughput", throughput, cube, "B/s", "bytes per transfer over that time");
+  matrix_dataset(g, "precision", precision, cube, "1", "relative standard error of the median time");
+  matrix_dataset(g, "reps", reps, cube, "1", "repetitions in each trial of the cell");
+  matrix_dataset(g, "trial_seconds", raw, {m.bytes.size(), n, n, max_trials}, "s",
+                 "raw time of each trial of each cell, all repetitions; NaN past its trials");
+  matrix_dataset(g, "cell_class", std::vector<std::int64_t>(m.cell_class.begin(), m.cell_class.end()), {n, n}, "1",
+                 "index into classes of the path from row rank to column rank; -1 on the diagonal");
+  strings(g, "classes", m.classes, "classes of comparable paths: one host or two, host or GPU buffers");
+  strings(g, "rank_host", m.rank_host, "host name of each rank");
+  strings(g, "rank_gpu", m.rank_gpu, "GPU of each rank, empty where its messages were host memory");
+  Handle flagged = group(g, "flagged");
+  std::vector<std::uint64_t> size_index;
+  std::vector<std::int64_t> from, to;
+  std::vector<double> rate, median, ratio;
+  for (const FlaggedLink& link : m.flagged) {
+    size_index.push_back(link.size_index);
+    from.push_back(link.from);
+    to.push_back(link.to);
+    rate.push_back(link.throughput);
+    median.push_back(link.class_median);
+    ratio.push_back(link.throughput / link.class_median);
+  }
+  dataset(flagged, "size_index", size_index, 0, "1", "which size (index into bytes) the cell is slow at");
+  dataset(flagged, "from_rank", from, 0, "1", "sending rank");
+  dataset(flagged, "to_rank", to, 0, "1", "receiving rank");
+  dataset(flagged, "throughput", rate, 0, "B/s", "the cell's headline throughput");
+  dataset(flagged, "class_median", median, 0, "B/s", "median throughput of the measured cells of its class at that size");
+  dataset(flagged, "ratio", ratio, 0, "1", "throughput / class_median, below flag_below");
+}
+
 void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   Handle runs = group(file, "runs");
   Handle run = group(runs, name);
@@ -242,9 +325,12 @@ void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   attribute(run, "data_check", r.data_check);
   attribute(run, "ranks", static_cast<std::int64_t>(r.system.ranks.size()));
   attribute(run, "throughput_units", std::string("B/s (console: ") + (o.units == Units::decimal ? "GB/s = 1e9 B/s)" : "GiB/s = 2^30 B/s)"));
+  attribute(run, "pairs", r.module.layout == Layout::pair ? describe(r.pairing) : std::string());
   write_system(run, r.system);
   Handle curves = group(run, "curves");
   for (const Curve& curve : r.curves) write_curve(curves, curve, r);
+  if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::halves) write_aggregate(run, r);
+  if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::all) write_matrix(run, r);
 }
 
 std::string next_run_name(hid_t file) {

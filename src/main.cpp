@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <ctime>
 #include <optional>
+#include <random>
 #include <string>
 
 #include "npgpu/buffers.hpp"
@@ -43,12 +44,17 @@ int fail(const Team& team, const std::string& message, int code) {
   return code;
 }
 
-std::string timing_text(const ModuleInfo& module, Pattern pattern) {
+std::string timing_text(const ModuleInfo& module, const RankPairing& pairing, Pattern pattern) {
   if (module.layout == Layout::per_rank) return "each rank times its own transfers";
+  if (pairing.mode == PairingMode::all)
+    return "every rank times its exchanges with rank + k: pingpong round trips (one transfer = one way = half a "
+           "round trip) or stream windows closed by the receiver's ack (one transfer = one message)";
+  const std::string who = pairing.mode == PairingMode::one_pair ? "rank " + std::to_string(pairing.first)
+                                                                : "the first rank of each pair";
   switch (pattern) {
-    case Pattern::pingpong: return "rank 0 times round trips; one transfer = one way = half a round trip";
-    case Pattern::stream: return "rank 0 times windows of messages, each closed by the receiver's ack; one transfer = one message";
-    case Pattern::bidir: return "rank 0 times windows sent both ways at once; one transfer = one message each way";
+    case Pattern::pingpong: return who + " times round trips; one transfer = one way = half a round trip";
+    case Pattern::stream: return who + " times windows of messages, each closed by the receiver's ack; one transfer = one message";
+    case Pattern::bidir: return who + " times windows sent both ways at once; one transfer = one message each way";
   }
   return {};
 }
@@ -78,8 +84,39 @@ std::string data_check_text(const std::string& per_message, bool every_byte) {
 struct Plan {
   const CatalogEntry* entry = nullptr;
   RunOptions options;
+  RankPairing pairing;
   std::vector<std::uint64_t> schedule;
+  std::vector<Pattern> patterns;  // of each size
 };
+
+constexpr std::uint64_t kLatencyMatrixBytes = 8;
+constexpr std::uint64_t kThroughputMatrixBytes = 1 * MiB;
+
+// Pair modules: which ranks pair up, and for --pairs all the sizes and patterns of the matrices.
+void plan_pairs(Plan& plan, int ranks) {
+  RunOptions& options = plan.options;
+  const std::string& name = plan.entry->info.name;
+  if (ranks < 2)
+    throw UsageError("module " + name + " measures between pairs of ranks: it needs at least 2, and this run has " +
+                     std::to_string(ranks) + ": start it with 'mpirun -np 2 npgpu --module " + name + "'");
+  plan.pairing = parse_rank_pairing(options.pairs, ranks, options.sample, options.seed.value_or(0));
+  if (plan.pairing.mode != PairingMode::all) {
+    if (!options.sizes.empty())
+      throw UsageError("--sizes applies to --pairs all (the other pairings sweep --lower to --upper)");
+    return;
+  }
+  if (options.pattern_given && options.pattern == Pattern::bidir)
+    throw UsageError("--pattern bidir: --pairs all measures pingpong (a latency matrix) or stream (a throughput matrix)");
+  if (options.upper_given)
+    throw UsageError("--upper: --pairs all measures at --sizes (default 8,1M), not over a range");
+  plan.schedule = options.sizes.empty() ? std::vector<std::uint64_t>{kLatencyMatrixBytes, kThroughputMatrixBytes}
+                                        : options.sizes;
+  for (std::uint64_t bytes : plan.schedule)
+    plan.patterns.push_back(options.pattern_given ? options.pattern : all_pairs_pattern(bytes));
+  options.schedule.lower = *std::min_element(plan.schedule.begin(), plan.schedule.end());
+  options.schedule.upper = *std::max_element(plan.schedule.begin(), plan.schedule.end());
+  options.upper_given = true;
+}
 
 Plan make_plan(RunOptions options, int ranks) {
   Plan plan;
@@ -88,30 +125,32 @@ Plan make_plan(RunOptions options, int ranks) {
   if (plan.entry->make == nullptr)
     throw UsageError("module " + info.name + " needs " + info.build_needs + ", and this build has none: rebuild where " +
                      info.build_needs + " is installed (see README, 'Building')");
-  if (info.layout == Layout::pair && ranks != 2)
-    throw UsageError("module " + info.name + " measures between exactly 2 ranks, and this run has " +
-                     std::to_string(ranks) + ": start it with 'mpirun -np 2 npgpu --module " + info.name + "'");
   for (const std::string& given : options.module_options_given)
     if (std::find(info.options.begin(), info.options.end(), given) == info.options.end())
       throw UsageError(given + " does not apply to module " + info.name + " (" + modules_taking(given) + ")");
   if (options.nvtx && !nvtx_available())
     throw UsageError("--nvtx: this build has no NVTX (it comes with the CUDA toolkit); rebuild with CUDA");
   if (info.resolve_options != nullptr) info.resolve_options(options);
-  if (!options.pattern_given) options.pattern = info.patterns.front();
-  if (std::find(info.patterns.begin(), info.patterns.end(), options.pattern) == info.patterns.end()) {
+  plan.options = std::move(options);
+  if (info.layout == Layout::pair) plan_pairs(plan, ranks);
+  RunOptions& o = plan.options;
+  if (!o.pattern_given) o.pattern = info.patterns.front();
+  if (std::find(info.patterns.begin(), info.patterns.end(), o.pattern) == info.patterns.end()) {
     std::string allowed;
     for (Pattern p : info.patterns) allowed += (allowed.empty() ? "" : ", ") + std::string(pattern_name(p));
-    throw UsageError("--pattern " + std::string(pattern_name(options.pattern)) + ": module " + info.name +
-                     " supports " + allowed);
+    throw UsageError("--pattern " + std::string(pattern_name(o.pattern)) + ": module " + info.name + " supports " +
+                     allowed);
   }
-  if (!options.upper_given) {
-    options.schedule.upper = info.default_upper;
-    if (options.schedule.lower > options.schedule.upper)
-      throw UsageError("--lower " + format_bytes(options.schedule.lower) + " is above module " + info.name +
+  if (!o.upper_given) {
+    o.schedule.upper = info.default_upper;
+    if (o.schedule.lower > o.schedule.upper)
+      throw UsageError("--lower " + format_bytes(o.schedule.lower) + " is above module " + info.name +
                        "'s default upper size " + format_bytes(info.default_upper) + ": give --upper too");
   }
-  plan.schedule = make_schedule(options.schedule);
-  plan.options = std::move(options);
+  if (plan.schedule.empty()) {
+    plan.schedule = make_schedule(o.schedule);
+    plan.patterns.assign(plan.schedule.size(), o.pattern);
+  }
   return plan;
 }
 
@@ -153,6 +192,8 @@ int run(const std::vector<std::string>& args, const Team& team) {
   }
 
   const int ranks_here = ranks_on_this_host(team);
+  // A seed drawn once, on rank 0, so that every rank samples the same partners; recorded.
+  if (!command.options.seed) command.options.seed = team.broadcast(std::random_device{}());
   Plan plan;
   std::unique_ptr<Module> module;
   std::unique_ptr<Clock> clock;
@@ -174,12 +215,14 @@ int run(const std::vector<std::string>& args, const Team& team) {
   });
   if (failure) return fail(team, *failure, kExitUsage);
 
-  failure = on_every_rank(team, [&] { module->setup({team, plan.options, plan.options.schedule.upper}); });
+  failure = on_every_rank(team, [&] { module->setup({team, plan.options, plan.options.schedule.upper, plan.pairing}); });
   if (failure) return fail(team, *failure, kExitUsage);
 
   record.module = plan.entry->info;
   record.options = plan.options;
   record.schedule = plan.schedule;
+  record.patterns = plan.patterns;
+  record.pairing = plan.pairing;
   record.system = collect_system_info(team, module->placement());
   record.timer_description = clock->description();
   record.timer_resolution = measure_resolution(*clock);
@@ -188,7 +231,7 @@ int run(const std::vector<std::string>& args, const Team& team) {
     record.primary_timer = "host clock (--timer " + plan.options.timer + ": " + record.timer_description + ")";
   record.alt_timer = module->alt_timer_name();
   record.data_check = data_check_text(module->message_check(), plan.options.check_data);
-  record.timing = timing_text(record.module, plan.options.pattern);
+  record.timing = timing_text(record.module, plan.pairing, plan.options.pattern);
   record.throughput_meaning = module->throughput_meaning(plan.options.pattern);
   record.buffers = buffers_text(plan.options, record.system.last_level_cache_bytes);
 

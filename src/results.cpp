@@ -69,4 +69,27 @@ CurveSummary summarize_curve(const Curve& curve, Headline headline) {
   return summary;
 }
 
+PairsAggregate aggregate_pairs(const std::vector<Curve>& curves, Headline headline) {
+  PairsAggregate aggregate;
+  if (curves.empty()) return aggregate;
+  for (std::size_t i = 0; i < curves.front().sizes.size(); ++i) {
+    double sum = 0, slowest = 0;
+    int slowest_rank = -1;
+    for (const Curve& curve : curves) {
+      const SizeResult& size = curve.sizes.at(i);
+      const double throughput = size.throughput(headline_of(size.time, headline));
+      sum += throughput;
+      if (slowest_rank < 0 || throughput < slowest) {
+        slowest = throughput;
+        slowest_rank = curve.rank;
+      }
+    }
+    aggregate.bytes.push_back(curves.front().sizes[i].bytes);
+    aggregate.sum.push_back(sum);
+    aggregate.slowest.push_back(slowest);
+    aggregate.slowest_rank.push_back(slowest_rank);
+  }
+  return aggregate;
+}
+
 }  // namespace npgpu

@@ -9,18 +9,21 @@
 
 #include "npgpu/clock.hpp"
 #include "npgpu/options.hpp"
+#include "npgpu/pairing.hpp"
 #include "npgpu/team.hpp"
 
 namespace npgpu {
 
-// Who measures. `pair`: exactly two ranks exchange bytes and rank 0 times.
-// `per_rank`: every rank measures its own path (its memory, its GPU) and times itself.
+// Who measures. `pair`: ranks exchange bytes in pairs the driver chooses (--pairs) and the first
+// rank of each pair times. `per_rank`: every rank measures its own path (its memory, its GPU) and
+// times itself.
 enum class Layout { pair, per_rank };
 
 struct ModuleSetup {
   const Team& team;
   const RunOptions& options;
   std::uint64_t max_bytes;
+  const RankPairing& pairing;  // pair modules: which ranks pair up, and this rank's side
 };
 
 struct TrialSpec {
@@ -99,6 +102,10 @@ class Module {
 
   // The peak of the link the selected variant exercises, on this rank.
   virtual LinkPeak link_peak() const { return {}; }
+
+  // Pair modules: the peers of the next step, called on every rank before the step's first
+  // transfer and outside any timing, so connections and mappings a peer needs are made here.
+  virtual void select_peers(const Peers&) {}
 };
 
 }  // namespace npgpu

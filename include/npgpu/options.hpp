@@ -50,7 +50,12 @@ struct RunOptions {
   std::string copy = "ce";               // ce (copy engine) or sm (a copy kernel)
   std::string api = "async";             // async (cudaEvents behind a spin kernel) or sync (host clock)
   std::optional<int> device;             // GPU index, instead of the node-local rank's
-  std::string pairs;                     // p2p: "all", or "0:1" (source:destination); default 0:1
+  std::string pairs;                     // p2p: GPU pairs, "all" or "0:1" (source:destination);
+                                         // pair modules: rank pairs, "A:B", "halves" or "all"; default 0:1
+  std::vector<std::uint64_t> sizes;      // --pairs all: the sizes of the matrices (default 8 B and 1 MiB)
+  double flag_below = 0.8;               // --pairs all: flag cells under this fraction of their class's median
+  std::uint64_t sample = 0;              // --pairs all: partners per rank, 0 = every other rank
+  std::optional<std::uint64_t> seed;     // --sample: the draw's seed; otherwise one is drawn and recorded
   std::string p2p_access = "write";      // p2p: write (source pushes) or read (destination pulls)
   std::string buffers = "H,H";           // mpi: H(ost) or D(evice) memory on rank 0, rank 1
   std::string gpu_path = "auto";         // mpi with D buffers: auto, direct (CUDA-aware MPI), staged

@@ -6,6 +6,8 @@
 
 #include "npgpu/catalog.hpp"
 #include "npgpu/options.hpp"
+#include "npgpu/pair_matrix.hpp"
+#include "npgpu/pairing.hpp"
 #include "npgpu/results.hpp"
 #include "npgpu/sysinfo.hpp"
 
@@ -23,10 +25,13 @@ struct RunRecord {
   std::string timing;                // who times and what one transfer is
   std::string throughput_meaning;    // what bytes a transfer counts
   std::string buffers;               // cache-cold or warm, and over how much memory
-  std::vector<std::uint64_t> schedule;
+  std::vector<std::uint64_t> schedule;  // --pairs all: the matrices' sizes
+  RankPairing pairing;                   // pair modules: which ranks measured together
+  std::vector<Pattern> patterns;         // the pattern of each size of the schedule
   std::string started_utc;
   std::string finished_utc;
   std::vector<Curve> curves;         // complete on rank 0 only
+  PairMatrix matrix;                 // --pairs all, on rank 0 only
 };
 
 struct Progress {
@@ -44,6 +49,8 @@ class Reporter {
   // record.curves[first_curve] to the last.
   virtual void size_done(const RunRecord& record, std::size_t first_curve, std::size_t index,
                          const Progress& progress) = 0;
+  // --pairs all: size `index` of the schedule is done for every rank in the step of `shift`.
+  virtual void matrix_cells_done(const RunRecord& record, int shift, std::size_t index, const Progress& progress) = 0;
   virtual void end(const RunRecord& record) = 0;
 };
 

@@ -41,6 +41,8 @@ struct Curve {
   std::string variant;  // empty, or which of the module's variants (p2p: the GPU pair)
   std::vector<SizeResult> sizes;
   LinkPeak link_peak;   // of the link this curve exercised, when the module knows it
+  int peer = -1;        // pair modules: the rank this one measured with
+  std::string peer_host;
 };
 
 // The closing numbers of a curve, from the headline statistic.
@@ -52,5 +54,15 @@ struct CurveSummary {
   std::uint64_t half_peak_bytes = 0;  // smallest size reaching half the peak (n1/2)
 };
 CurveSummary summarize_curve(const Curve& curve, Headline headline);
+
+// Pairs measured at the same time (--pairs halves), size by size: the sum of their throughputs,
+// what the fabric gives when everyone talks, and the slowest pair. The curves share one schedule.
+struct PairsAggregate {
+  std::vector<std::uint64_t> bytes;
+  std::vector<double> sum;      // bytes per second, from each pair's headline time
+  std::vector<double> slowest;  // bytes per second
+  std::vector<int> slowest_rank;
+};
+PairsAggregate aggregate_pairs(const std::vector<Curve>& curves, Headline headline);
 
 }  // namespace npgpu

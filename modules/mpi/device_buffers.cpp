@@ -43,10 +43,10 @@ DeviceBuffers open_device_buffers(const Team& team, const RunOptions& options, s
   return {make_device_message_memory(pool, options.cache == CacheState::cold, max_bytes), gpu_facts(gpu)};
 }
 
-std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, int peer, const RunOptions& options,
-                                                 std::uint64_t max_bytes, bool on_device) {
+std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, const RunOptions& options, std::uint64_t max_bytes,
+                                                 bool on_device) {
   const std::uint64_t slots = options.staging == "naive" ? 1 : kPipelineSlots;
-  return std::make_unique<StagedTransport>(comm, peer, StagingShape{chunk_bytes(options, max_bytes), slots}, on_device);
+  return std::make_unique<StagedTransport>(comm, StagingShape{chunk_bytes(options, max_bytes), slots}, on_device);
 }
 
 #else
@@ -55,7 +55,7 @@ DeviceBuffers open_device_buffers(const Team&, const RunOptions& options, std::u
   throw UsageError("--buffers " + options.buffers + ": GPU buffers need CUDA, and this build has none");
 }
 
-std::unique_ptr<Transport> make_staged_transport(MPI_Comm, int, const RunOptions&, std::uint64_t, bool) {
+std::unique_ptr<Transport> make_staged_transport(MPI_Comm, const RunOptions&, std::uint64_t, bool) {
   throw UsageError("--gpu-path staged needs CUDA, and this build has none");
 }
 

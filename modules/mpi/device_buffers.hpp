@@ -25,8 +25,8 @@ DeviceBuffers open_device_buffers(const Team& team, const RunOptions& options, s
 
 // The chunked staging transport of --staging and --chunk; `on_device`: this rank's messages are
 // GPU memory (a host rank sends the same chunks straight from its memory and needs no GPU).
-std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, int peer, const RunOptions& options,
-                                                 std::uint64_t max_bytes, bool on_device);
+std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, const RunOptions& options, std::uint64_t max_bytes,
+                                                 bool on_device);
 std::string staging_description(const RunOptions& options, std::uint64_t max_bytes);
 
 }  // namespace npgpu

@@ -60,7 +60,7 @@ GpuPathChoice choose_gpu_path(const std::string& requested, CudaAwareness awaren
   return {GpuPath::staged, "staged (auto: MPI is not CUDA-aware, so copies go through pinned host buffers)"};
 }
 
-bool rank_uses_device(const std::string& buffers, int rank) { return buffers.at(rank == 0 ? 0 : 2) == 'D'; }
+bool side_uses_device(const std::string& buffers, int side) { return buffers.at(side == 0 ? 0 : 2) == 'D'; }
 
 void resolve_mpi_options(RunOptions& options) {
 #ifdef NPGPU_HAVE_CUDA
@@ -71,7 +71,7 @@ void resolve_mpi_options(RunOptions& options) {
 }
 
 void resolve_mpi_options(RunOptions& options, bool built_with_cuda, CudaAwareness awareness) {
-  const bool device = rank_uses_device(options.buffers, 0) || rank_uses_device(options.buffers, 1);
+  const bool device = side_uses_device(options.buffers, 0) || side_uses_device(options.buffers, 1);
   if (!device) {
     for (const char* name : {"--gpu-path", "--chunk", "--staging", "--device"})
       if (given(options, name))

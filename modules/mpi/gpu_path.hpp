@@ -28,8 +28,9 @@ struct GpuPathChoice {
 // (OSU's benchmarks segfault there; npgpu refuses before any transfer).
 GpuPathChoice choose_gpu_path(const std::string& requested, CudaAwareness awareness);
 
-// Where each rank's messages live, from --buffers ("D,H": rank 0 device, rank 1 host).
-bool rank_uses_device(const std::string& buffers, int rank);
+// Where each side's messages live, from --buffers ("D,H": the first rank of each pair device, the
+// second host); side 0 or 1.
+bool side_uses_device(const std::string& buffers, int side);
 
 // mpi's catalog hook, the same on every rank: --buffers, --gpu-path, --chunk and --staging
 // together, and whether this build and this MPI can do what they ask.

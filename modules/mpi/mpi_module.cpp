@@ -27,29 +27,36 @@ class MpiModule final : public Module {
     if (setup.max_bytes > static_cast<std::uint64_t>(INT_MAX))
       throw UsageError("--upper " + std::to_string(setup.max_bytes) +
                        ": module mpi sends at most 2147483647 bytes per message (MPI counts are int)");
+    const bool first_on_device = side_uses_device(options.buffers, 0);
+    const bool second_on_device = side_uses_device(options.buffers, 1);
     comm_ = PairComm(setup.team);
-    const int peer = comm_.peer();
-    const bool on_device = rank_uses_device(options.buffers, comm_.rank());
-    const bool peer_on_device = rank_uses_device(options.buffers, peer);
+    const PairSide side = side_of(setup.pairing, comm_.rank());
+    if (side == PairSide::both && first_on_device != second_on_device)
+      throw UsageError("--buffers " + options.buffers + ": with --pairs all every rank both starts and answers "
+                       "exchanges, so both sides need the same memory: H,H or D,D");
+    const bool on_device = side == PairSide::second ? second_on_device : side != PairSide::idle && first_on_device;
+    const bool peer_on_device = side == PairSide::first ? second_on_device : first_on_device;
     path_ = {GpuPath::host, "host: both ranks' messages are host memory"};
-    if (on_device || peer_on_device) path_ = choose_gpu_path(options.gpu_path, mpi_cuda_awareness());
+    if (first_on_device || second_on_device) path_ = choose_gpu_path(options.gpu_path, mpi_cuda_awareness());
 
     if (on_device) {
       DeviceBuffers device = open_device_buffers(setup.team, options, setup.max_bytes);
       memory_ = std::move(device.memory);
       gpu_facts_ = std::move(device.facts);
     } else {
-      // The peer's GPU choice may split the communicator to learn node-local ranks: take part.
-      if (peer_on_device) node_local_rank(setup.team);
+      // Other ranks' GPU choice may split the communicator to learn node-local ranks: take part.
+      if (first_on_device || second_on_device) node_local_rank(setup.team);
       memory_ = make_host_message_memory(pool_bytes(options, setup.max_bytes), options.cache == CacheState::cold);
     }
     if (path_.path == GpuPath::staged)
-      transport_ = make_staged_transport(comm_.get(), peer, options, setup.max_bytes, on_device);
+      transport_ = make_staged_transport(comm_.get(), options, setup.max_bytes, on_device);
     else
-      transport_ = std::make_unique<MpiTransport>(comm_.get(), peer);
+      transport_ = std::make_unique<MpiTransport>(comm_.get());
     staging_ = path_.path == GpuPath::staged ? staging_description(options, setup.max_bytes) : "";
-    patterns_.emplace("mpi", comm_.rank(), options.window, *memory_, peer_on_device, *transport_);
+    patterns_.emplace("mpi", options.window, *memory_, peer_on_device, *transport_);
   }
+
+  void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }
 
   TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
 

@@ -8,9 +8,9 @@ void MpiTransport::complete() {
     const Queued& only = queue_.front();
     const int count = static_cast<int>(only.message.bytes);
     if (only.send)
-      MPI_Send(only.message.data, count, MPI_BYTE, peer_, kMpiDataTag, comm_);
+      MPI_Send(only.message.data, count, MPI_BYTE, only.message.peer, kMpiDataTag, comm_);
     else
-      MPI_Recv(only.message.data, count, MPI_BYTE, peer_, kMpiDataTag, comm_, MPI_STATUS_IGNORE);
+      MPI_Recv(only.message.data, count, MPI_BYTE, only.message.peer, kMpiDataTag, comm_, MPI_STATUS_IGNORE);
     queue_.clear();
     return;
   }
@@ -19,9 +19,9 @@ void MpiTransport::complete() {
     const Message& m = queue_[i].message;
     const int count = static_cast<int>(m.bytes);
     if (queue_[i].send)
-      MPI_Isend(m.data, count, MPI_BYTE, peer_, kMpiDataTag, comm_, &requests_[i]);
+      MPI_Isend(m.data, count, MPI_BYTE, m.peer, kMpiDataTag, comm_, &requests_[i]);
     else
-      MPI_Irecv(m.data, count, MPI_BYTE, peer_, kMpiDataTag, comm_, &requests_[i]);
+      MPI_Irecv(m.data, count, MPI_BYTE, m.peer, kMpiDataTag, comm_, &requests_[i]);
   }
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   queue_.clear();

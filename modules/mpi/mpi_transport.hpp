@@ -12,7 +12,7 @@ inline constexpr int kMpiDataTag = 1;
 
 class MpiTransport final : public Transport {
  public:
-  MpiTransport(MPI_Comm comm, int peer) : comm_(comm), peer_(peer) {}
+  explicit MpiTransport(MPI_Comm comm) : comm_(comm) {}
   void send(const Message& message) override { queue_.push_back({message, true}); }
   void receive(const Message& message) override { queue_.push_back({message, false}); }
   void complete() override;
@@ -23,7 +23,6 @@ class MpiTransport final : public Transport {
     bool send;
   };
   MPI_Comm comm_;
-  int peer_;
   std::vector<Queued> queue_;
   std::vector<MPI_Request> requests_;
 };

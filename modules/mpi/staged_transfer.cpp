@@ -5,8 +5,8 @@
 
 namespace npgpu {
 
-StagedTransport::StagedTransport(MPI_Comm comm, int peer, StagingShape shape, bool on_device)
-    : outgoing_(Way::out, comm, peer, shape, on_device), incoming_(Way::in, comm, peer, shape, on_device) {}
+StagedTransport::StagedTransport(MPI_Comm comm, StagingShape shape, bool on_device)
+    : outgoing_(Way::out, comm, shape, on_device), incoming_(Way::in, comm, shape, on_device) {}
 
 void StagedTransport::complete() {
   // Both directions progress together, so bidir never waits on one while the other stalls.
@@ -17,8 +17,8 @@ void StagedTransport::complete() {
   }
 }
 
-StagedTransport::Direction::Direction(Way way, MPI_Comm comm, int peer, StagingShape shape, bool on_device)
-    : way_(way), comm_(comm), peer_(peer), shape_(shape), pipeline_(shape.slots),
+StagedTransport::Direction::Direction(Way way, MPI_Comm comm, StagingShape shape, bool on_device)
+    : way_(way), comm_(comm), shape_(shape), pipeline_(shape.slots),
       requests_(shape.slots, MPI_REQUEST_NULL) {
   if (!on_device) return;
   bounce_ = HostMemory(shape.slots * shape.chunk_bytes, HostMemoryKind::pinned);
@@ -36,7 +36,7 @@ void StagedTransport::Direction::add(const Message& message) {
   const ChunkPlan plan = plan_chunks(message.bytes, shape_.chunk_bytes);
   for (std::uint64_t i = 0; i < plan.count; ++i)
     chunks_.push_back({message.data + i * shape_.chunk_bytes, i + 1 == plan.count ? plan.last_bytes : shape_.chunk_bytes,
-                       message.on_device});
+                       message.on_device, message.peer});
   pipeline_.add(plan.count);
 }
 
@@ -84,9 +84,9 @@ void StagedTransport::Direction::start_mpi(std::uint64_t k) {
   MPI_Request* request = &requests_[pipeline_.slot(k)];
   const int count = static_cast<int>(chunk.bytes);
   if (way_ == Way::out)
-    MPI_Isend(buffer, count, MPI_BYTE, peer_, kMpiDataTag, comm_, request);
+    MPI_Isend(buffer, count, MPI_BYTE, chunk.peer, kMpiDataTag, comm_, request);
   else
-    MPI_Irecv(buffer, count, MPI_BYTE, peer_, kMpiDataTag, comm_, request);
+    MPI_Irecv(buffer, count, MPI_BYTE, chunk.peer, kMpiDataTag, comm_, request);
 }
 
 bool StagedTransport::Direction::mpi_done(std::uint64_t k) {

@@ -25,7 +25,7 @@ struct StagingShape {
 class StagedTransport final : public Transport {
  public:
   // `on_device`: this rank's messages are GPU memory (else no CUDA call is made at all).
-  StagedTransport(MPI_Comm comm, int peer, StagingShape shape, bool on_device);
+  StagedTransport(MPI_Comm comm, StagingShape shape, bool on_device);
   void send(const Message& message) override { outgoing_.add(message); }
   void receive(const Message& message) override { incoming_.add(message); }
   void complete() override;
@@ -36,7 +36,7 @@ class StagedTransport final : public Transport {
   // One direction's chunks, bounce buffers, copy stream and MPI requests.
   class Direction {
    public:
-    Direction(Way way, MPI_Comm comm, int peer, StagingShape shape, bool on_device);
+    Direction(Way way, MPI_Comm comm, StagingShape shape, bool on_device);
     ~Direction();
     Direction(const Direction&) = delete;
     Direction& operator=(const Direction&) = delete;
@@ -48,6 +48,7 @@ class StagedTransport final : public Transport {
       std::byte* data;
       std::uint64_t bytes;
       bool on_device;
+      int peer;
     };
     std::byte* bounce(std::uint64_t chunk) { return bounce_.data() + pipeline_.slot(chunk) * shape_.chunk_bytes; }
     void start_copy(std::uint64_t chunk);
@@ -57,7 +58,6 @@ class StagedTransport final : public Transport {
 
     Way way_;
     MPI_Comm comm_;
-    int peer_;
     StagingShape shape_;
     ChunkPipeline pipeline_;
     std::vector<Chunk> chunks_;

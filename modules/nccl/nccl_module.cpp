@@ -1,7 +1,8 @@
-// nccl: ncclSend/ncclRecv between two ranks on two GPUs, the communicator bootstrapped through MPI.
-// Rank 0 times on the host clock, each pattern step ending in a stream synchronize (as OSU's
-// xccl benchmarks do). NCCL connects peers lazily on the first call: that cost is measured on its
-// own in setup and recorded, never left to the curve.
+// nccl: ncclSend/ncclRecv between ranks, each on its own GPU, one communicator over every rank,
+// bootstrapped through MPI. The timing rank of each pair times on the host clock, each pattern step
+// ending in a stream synchronize (as OSU's xccl benchmarks do). NCCL connects peers lazily on the
+// first call: that cost is measured on its own in setup for every step's peers and recorded,
+// never left to the curve.
 #include <mpi.h>
 #include <nccl.h>
 
@@ -32,7 +33,7 @@ void check_nccl(ncclResult_t status, const char* what) {
 // Queued messages go to NCCL as one group, then the stream synchronizes.
 class NcclTransport final : public Transport {
  public:
-  NcclTransport(ncclComm_t comm, int peer, cudaStream_t stream) : comm_(comm), peer_(peer), stream_(stream) {}
+  NcclTransport(ncclComm_t comm, cudaStream_t stream) : comm_(comm), stream_(stream) {}
   void send(const Message& message) override { queue_.push_back({message, true}); }
   void receive(const Message& message) override { queue_.push_back({message, false}); }
 
@@ -40,9 +41,9 @@ class NcclTransport final : public Transport {
     check_nccl(ncclGroupStart(), "ncclGroupStart");
     for (const auto& [m, send] : queue_) {
       if (send)
-        check_nccl(ncclSend(m.data, m.bytes, ncclInt8, peer_, comm_, stream_), "ncclSend");
+        check_nccl(ncclSend(m.data, m.bytes, ncclInt8, m.peer, comm_, stream_), "ncclSend");
       else
-        check_nccl(ncclRecv(m.data, m.bytes, ncclInt8, peer_, comm_, stream_), "ncclRecv");
+        check_nccl(ncclRecv(m.data, m.bytes, ncclInt8, m.peer, comm_, stream_), "ncclRecv");
     }
     check_nccl(ncclGroupEnd(), "ncclGroupEnd");
     check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
@@ -51,7 +52,6 @@ class NcclTransport final : public Transport {
 
  private:
   ncclComm_t comm_;
-  int peer_;
   cudaStream_t stream_;
   std::vector<std::pair<Message, bool>> queue_;
 };
@@ -77,15 +77,15 @@ class NcclModule final : public Module {
     const RunOptions& options = setup.options;
     comm_ = PairComm(setup.team);
     const int rank = comm_.rank();
-    on_both_ranks(setup.team, [&] { gpu_ = open_gpu(setup.team, options); });
-    require_two_gpus("nccl", gather_pair(comm_.get(), processor_name()), gather_pair(comm_.get(), gpu_.pci_bus_id));
+    on_all_ranks(setup.team, [&] { gpu_ = open_gpu(setup.team, options); });
+    require_own_gpus("nccl", gather_all(comm_.get(), processor_name()), gather_all(comm_.get(), gpu_.pci_bus_id));
 
     ncclUniqueId id{};
     if (rank == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
     MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm_.get());
     const auto started = std::chrono::steady_clock::now();
     ncclComm_t nccl = nullptr;
-    check_nccl(ncclCommInitRank(&nccl, 2, id, rank), "ncclCommInitRank");
+    check_nccl(ncclCommInitRank(&nccl, setup.team.size(), id, rank), "ncclCommInitRank");
     nccl_.reset(nccl);
     init_seconds_ = seconds_since(started);
     stream_ = CudaStream("cudaStreamCreateWithFlags (nccl)");
@@ -93,12 +93,16 @@ class NcclModule final : public Module {
     const bool cold = options.cache == CacheState::cold;
     memory_ = make_device_message_memory(rotation_pool_bytes(setup.max_bytes, gpu_.l2_bytes, cold), cold,
                                          setup.max_bytes);
-    transport_.emplace(nccl_.get(), comm_.peer(), stream_.get());
-    // The first exchange connects the peers; the second, the same, shows what one costs connected.
-    first_call_seconds_ = timed_exchange();
-    second_call_seconds_ = timed_exchange();
-    patterns_.emplace("nccl", rank, options.window, *memory_, true, *transport_);
+    transport_.emplace(nccl_.get(), stream_.get());
+    // The first exchanges connect every step's peers; the second, the same, show what they cost
+    // connected.
+    const std::vector<PairStep> steps = pairing_steps(setup.pairing);
+    for (const PairStep& step : steps) first_call_seconds_ += timed_exchange(step.peers[static_cast<std::size_t>(rank)]);
+    for (const PairStep& step : steps) second_call_seconds_ += timed_exchange(step.peers[static_cast<std::size_t>(rank)]);
+    patterns_.emplace("nccl", options.window, *memory_, true, *transport_);
   }
+
+  void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }
 
   TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
 
@@ -122,12 +126,15 @@ class NcclModule final : public Module {
   }
 
  private:
-  // One byte each way at once, synchronized; both ranks start together.
-  double timed_exchange() {
+  // One byte each way at once with each peer, synchronized; every rank starts together.
+  double timed_exchange(const Peers& peers) {
     MPI_Barrier(comm_.get());
     const auto started = std::chrono::steady_clock::now();
-    transport_->receive({memory_->receive_slot(1, 0), 1, true});
-    transport_->send({memory_->send_slot(1, 0), 1, true});
+    for (int peer : {peers.to, peers.from}) {
+      if (peer < 0) continue;
+      transport_->receive({memory_->receive_slot(1, peer == peers.to ? 0 : 1), 1, true, peer});
+      transport_->send({memory_->send_slot(1, 0), 1, true, peer});
+    }
     transport_->complete();
     return seconds_since(started);
   }

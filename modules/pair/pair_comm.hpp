@@ -28,7 +28,6 @@ class PairComm {
 
   MPI_Comm get() const { return comm_; }
   int rank() const { return rank_; }
-  int peer() const { return 1 - rank_; }
 
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;

@@ -1,21 +1,28 @@
 #include "pair/pair_facts.hpp"
 
 #include <cstdio>
-#include <vector>
 
 #include "npgpu/errors.hpp"
 
 namespace npgpu {
 
-PairFacts gather_pair(MPI_Comm comm, const std::string& mine) {
+RankFacts gather_all(MPI_Comm comm, const std::string& mine) {
+  int ranks = 0;
+  MPI_Comm_size(comm, &ranks);
   const int length = static_cast<int>(mine.size());
-  int lengths[2] = {};
-  MPI_Allgather(&length, 1, MPI_INT, lengths, 1, MPI_INT, comm);
-  const int offsets[2] = {0, lengths[0]};
-  std::vector<char> all(static_cast<std::size_t>(lengths[0] + lengths[1]));
-  MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths, offsets, MPI_CHAR, comm);
-  return {std::string(all.data(), static_cast<std::size_t>(lengths[0])),
-          std::string(all.data() + lengths[0], static_cast<std::size_t>(lengths[1]))};
+  std::vector<int> lengths(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
+  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    offsets[r] = total;
+    total += lengths[r];
+  }
+  std::vector<char> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, comm);
+  RankFacts facts;
+  for (std::size_t r = 0; r < lengths.size(); ++r)
+    facts.emplace_back(all.data() + offsets[r], static_cast<std::size_t>(lengths[r]));
+  return facts;
 }
 
 std::string processor_name() {
@@ -31,17 +38,25 @@ std::string seconds_fact(double seconds) {
   return text;
 }
 
-void require_one_host(const std::string& module, const PairFacts& hosts) {
-  if (hosts[0] != hosts[1])
-    throw UsageError("module " + module + " needs both ranks on one host, and rank 0 runs on " + hosts[0] +
-                     ", rank 1 on " + hosts[1] + ": start both on one node (e.g. mpirun -np 2 --host " + hosts[0] +
-                     ":2)");
+void require_one_host(const std::string& module, const RankFacts& hosts, const RankPairing& pairing) {
+  for (const PairStep& step : pairing_steps(pairing))
+    for (std::size_t rank = 0; rank < step.peers.size(); ++rank) {
+      const int to = step.peers[rank].to;
+      if (to < 0 || hosts[rank] == hosts[static_cast<std::size_t>(to)]) continue;
+      throw UsageError("module " + module + " needs the two ranks of each pair on one host, and rank " +
+                       std::to_string(rank) + " runs on " + hosts[rank] + ", rank " + std::to_string(to) + " on " +
+                       hosts[static_cast<std::size_t>(to)] + ": pair ranks of one node (--pairs, or mpirun -np 2 --host " +
+                       hosts[rank] + ":2)");
+    }
 }
 
-void require_two_gpus(const std::string& module, const PairFacts& hosts, const PairFacts& gpus) {
-  if (hosts[0] == hosts[1] && gpus[0] == gpus[1])
-    throw UsageError("module " + module + " needs the two ranks on two GPUs, and both would use GPU " + gpus[0] +
-                     " of " + hosts[0] + ": give each rank its own (--device, or one rank per GPU)");
+void require_own_gpus(const std::string& module, const RankFacts& hosts, const RankFacts& gpus) {
+  for (std::size_t a = 0; a < hosts.size(); ++a)
+    for (std::size_t b = a + 1; b < hosts.size(); ++b)
+      if (hosts[a] == hosts[b] && gpus[a] == gpus[b])
+        throw UsageError("module " + module + " needs each rank on its own GPU, and ranks " + std::to_string(a) +
+                         " and " + std::to_string(b) + " would both use GPU " + gpus[a] + " of " + hosts[a] +
+                         ": give each rank its own (--device, or one rank per GPU)");
 }
 
 }  // namespace npgpu

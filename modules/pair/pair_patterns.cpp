@@ -9,9 +9,9 @@ constexpr std::uint64_t kAckBytes = 4;  // as osu_bw
 
 }  // namespace
 
-PairPatterns::PairPatterns(std::string module, int rank, std::uint64_t window, MessageMemory& memory,
-                           bool peer_on_device, Transport& transport)
-    : module_(std::move(module)), rank_(rank), window_(window), memory_(memory), mine_on_host_(!memory.on_device()),
+PairPatterns::PairPatterns(std::string module, std::uint64_t window, MessageMemory& memory, bool peer_on_device,
+                           Transport& transport)
+    : module_(std::move(module)), window_(window), memory_(memory), mine_on_host_(!memory.on_device()),
       peer_on_host_(!peer_on_device), transport_(transport) {}
 
 TrialTiming PairPatterns::run(const TrialSpec& trial) {
@@ -27,32 +27,34 @@ TrialTiming PairPatterns::run(const TrialSpec& trial) {
 }
 
 void PairPatterns::check(std::uint64_t bytes, std::uint64_t seed) {
-  for (int leg = 0; leg < 2; ++leg) {
-    const bool sending = (leg == 0) == (rank_ == 0);
-    const std::uint64_t leg_seed = seed + static_cast<std::uint64_t>(leg);
-    if (sending) {
-      const Message out = outgoing(bytes, 0);
-      memory_.fill(out.data, bytes, leg_seed);
-      transport_.send(out);
-      transport_.complete();
-    } else {
-      const Message in = incoming(bytes, 0);
-      transport_.receive(in);
-      transport_.complete();
-      const std::uint64_t bad = memory_.first_mismatch(in.data, bytes, leg_seed);
-      if (bad != bytes)
-        throw RunError(module_ + ": byte " + std::to_string(bad) + " of a " + std::to_string(bytes) +
-                       "-byte message arrived changed");
-    }
+  check_leg(peers_.to, peers_.from, bytes, 0, seed);
+  // cudaIpc writes into the receiver's memory: no answer may land before every check has read.
+  if (peers_.to >= 0 && peers_.from >= 0) transport_.quiesce();
+  check_leg(peers_.from, peers_.to, bytes, 1, seed + 1);
+}
+
+void PairPatterns::check_leg(int to, int from, std::uint64_t bytes, std::uint64_t slot, std::uint64_t seed) {
+  if (to >= 0) {
+    const Message out = outgoing(to, bytes, slot);
+    memory_.fill(out.data, bytes, seed);
+    transport_.send(out);
   }
+  const Message in = incoming(from, bytes, slot);
+  if (from >= 0) transport_.receive(in);
+  transport_.complete();
+  if (from < 0) return;
+  const std::uint64_t bad = memory_.first_mismatch(in.data, bytes, seed);
+  if (bad != bytes)
+    throw RunError(module_ + ": byte " + std::to_string(bad) + " of a " + std::to_string(bytes) +
+                   "-byte message from rank " + std::to_string(from) + " arrived changed");
 }
 
-Message PairPatterns::outgoing(std::uint64_t n, std::uint64_t slot) const {
-  return {memory_.send_slot(n, slot), n, !mine_on_host_};
+Message PairPatterns::outgoing(int peer, std::uint64_t n, std::uint64_t slot) const {
+  return {memory_.send_slot(n, slot), n, !mine_on_host_, peer};
 }
 
-Message PairPatterns::incoming(std::uint64_t n, std::uint64_t slot) const {
-  return {memory_.receive_slot(n, slot), n, !mine_on_host_};
+Message PairPatterns::incoming(int peer, std::uint64_t n, std::uint64_t slot) const {
+  return {memory_.receive_slot(n, slot), n, !mine_on_host_, peer};
 }
 
 void PairPatterns::stamp_tag(const Message& out) const {
@@ -62,62 +64,62 @@ void PairPatterns::stamp_tag(const Message& out) const {
 void PairPatterns::expect_tag(const Message& in, bool stamped_by_host) const {
   if (!mine_on_host_ || !stamped_by_host) return;
   if (!has_stamp(in.data, in.bytes, static_cast<std::uint8_t>(counter_)))
-    throw RunError(module_ + ": a " + std::to_string(in.bytes) +
-                   "-byte message arrived without its tag (corrupt or out of order)");
+    throw RunError(module_ + ": a " + std::to_string(in.bytes) + "-byte message from rank " + std::to_string(in.peer) +
+                   " arrived without its tag (corrupt or out of order)");
 }
 
-// Rank 0 sends and waits for the echo; rank 1 echoes what it received.
+// A round trip with `to`, timed; the round trip `from` starts is echoed from the buffer it landed
+// in. The ping lands in the slot it left from (where cudaIpc puts it), the pong in the next one,
+// since both roles may run at once.
 void PairPatterns::pingpong(std::uint64_t n) {
-  const Message in = incoming(n, counter_);
-  if (rank_ == 0) {
-    const Message out = outgoing(n, counter_);
+  const Message ping = incoming(peers_.from, n, 2 * counter_);
+  const Message pong = incoming(peers_.to, n, 2 * counter_ + 1);
+  if (peers_.to >= 0) {
+    const Message out = outgoing(peers_.to, n, 2 * counter_);
     stamp_tag(out);
     transport_.send(out);
-    transport_.complete();
-    transport_.receive(in);
-    transport_.complete();
-  } else {
-    transport_.receive(in);
-    transport_.complete();
-    transport_.send(in);
-    transport_.complete();
   }
-  expect_tag(in, rank_ == 0 ? mine_on_host_ : peer_on_host_);
+  if (peers_.from >= 0) transport_.receive(ping);
+  transport_.complete();
+  if (peers_.from >= 0) transport_.send(ping);
+  if (peers_.to >= 0) transport_.receive(pong);
+  transport_.complete();
+  if (peers_.from >= 0) expect_tag(ping, peer_on_host_);
+  if (peers_.to >= 0) expect_tag(pong, mine_on_host_);
 }
 
-// Rank 0 sends a window of messages; rank 1 receives them all, then acknowledges (osu_bw).
+// A window of messages to `to`, closed by its ack; a window from `from`, acknowledged (osu_bw).
 void PairPatterns::stream(std::uint64_t n) {
   for (std::uint64_t i = 0; i < window_; ++i) {
     const std::uint64_t slot = counter_ * window_ + i;
-    if (rank_ == 0) {
-      const Message out = outgoing(n, slot);
+    if (peers_.to >= 0) {
+      const Message out = outgoing(peers_.to, n, slot);
       stamp_tag(out);
       transport_.send(out);
-    } else {
-      transport_.receive(incoming(n, slot));
     }
+    if (peers_.from >= 0) transport_.receive(incoming(peers_.from, n, slot));
   }
   transport_.complete();
   // The ack travels between the same kinds of memory as the data, as in osu_bw.
-  if (rank_ == 0) {
-    transport_.receive(incoming(kAckBytes, 0));
-  } else {
-    expect_tag(incoming(n, counter_ * window_ + window_ - 1), peer_on_host_);
-    transport_.send(outgoing(kAckBytes, 0));
+  if (peers_.to >= 0) transport_.receive(incoming(peers_.to, kAckBytes, 0));
+  if (peers_.from >= 0) {
+    expect_tag(incoming(peers_.from, n, counter_ * window_ + window_ - 1), peer_on_host_);
+    transport_.send(outgoing(peers_.from, kAckBytes, 0));
   }
   transport_.complete();
 }
 
-// Both ranks send a window and receive a window at once (osu_bibw).
+// A window each way at once between the two ranks of a pair (osu_bibw).
 void PairPatterns::bidir(std::uint64_t n) {
-  for (std::uint64_t i = 0; i < window_; ++i) transport_.receive(incoming(n, counter_ * window_ + i));
+  const int peer = peers_.to >= 0 ? peers_.to : peers_.from;
+  for (std::uint64_t i = 0; i < window_; ++i) transport_.receive(incoming(peer, n, counter_ * window_ + i));
   for (std::uint64_t i = 0; i < window_; ++i) {
-    const Message out = outgoing(n, counter_ * window_ + i);
+    const Message out = outgoing(peer, n, counter_ * window_ + i);
     stamp_tag(out);
     transport_.send(out);
   }
   transport_.complete();
-  expect_tag(incoming(n, counter_ * window_ + window_ - 1), peer_on_host_);
+  expect_tag(incoming(peer, n, counter_ * window_ + window_ - 1), peer_on_host_);
 }
 
 }  // namespace npgpu

@@ -1,6 +1,8 @@
 #pragma once
-// pingpong, stream and bidir between two ranks over any transport, and the full data check:
-// NetPIPE's and OSU's patterns, written once for the pair modules.
+// pingpong, stream and bidir between ranks over any transport, and the full data check: NetPIPE's
+// and OSU's patterns, written once for the pair modules. A rank starts each exchange with its `to`
+// peer and answers its `from` peer (npgpu::Peers): in a pair one rank has each role, in a step of
+// the all-pairs shift every rank has both at once.
 #include <string>
 
 #include "npgpu/module.hpp"
@@ -13,12 +15,16 @@ namespace npgpu {
 // message that starts or ends in GPU memory carries none, and --check is what covers it.
 class PairPatterns {
  public:
-  PairPatterns(std::string module, int rank, std::uint64_t window, MessageMemory& memory, bool peer_on_device,
+  // `peer_on_device`: the other side's messages are GPU memory (--buffers), so it stamps no tags.
+  PairPatterns(std::string module, std::uint64_t window, MessageMemory& memory, bool peer_on_device,
                Transport& transport);
+
+  void select_peers(const Peers& peers) { peers_ = peers; }
 
   TrialTiming run(const TrialSpec& trial);
 
-  // Rank 0 sends a pattern, rank 1 checks every byte and answers with another, which rank 0 checks.
+  // A pattern goes to `to` while one comes from `from`, whose every byte is checked; then answers
+  // go the other way and are checked too.
   void check(std::uint64_t bytes, std::uint64_t seed);
 
  private:
@@ -26,18 +32,19 @@ class PairPatterns {
   void stream(std::uint64_t n);
   void bidir(std::uint64_t n);
 
-  Message outgoing(std::uint64_t n, std::uint64_t slot) const;
-  Message incoming(std::uint64_t n, std::uint64_t slot) const;
+  Message outgoing(int peer, std::uint64_t n, std::uint64_t slot) const;
+  Message incoming(int peer, std::uint64_t n, std::uint64_t slot) const;
   void stamp_tag(const Message& out) const;
   void expect_tag(const Message& in, bool stamped_by_host) const;
+  void check_leg(int to, int from, std::uint64_t bytes, std::uint64_t slot, std::uint64_t seed);
 
   std::string module_;
-  int rank_;
   std::uint64_t window_;
   MessageMemory& memory_;
   bool mine_on_host_;
   bool peer_on_host_;
   Transport& transport_;
+  Peers peers_;
   std::uint64_t counter_ = 0;
 };
 

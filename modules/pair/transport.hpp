@@ -1,7 +1,7 @@
 #pragma once
-// What the pair modules (mpi, tcp, nccl) share: a message, where messages live, and how they move.
-// A transport queues sends and receives and moves them all in complete(), so that one pattern code
-// serves every path: MPI point-to-point, a staging pipeline, TCP sockets, NCCL.
+// What the pair modules (mpi, tcp, cudaIpc, nccl) share: a message, where messages live, and how
+// they move. A transport queues sends and receives and moves them all in complete(), so that one
+// pattern code serves every path: MPI point-to-point, a staging pipeline, TCP sockets, CUDA IPC, NCCL.
 #include <cstddef>
 #include <cstdint>
 
@@ -13,6 +13,7 @@ struct Message {
   std::byte* data;
   std::uint64_t bytes;
   bool on_device;  // GPU memory: a staging transport copies it through the host
+  int peer;        // the rank it goes to or comes from
 };
 
 class Transport {
@@ -22,6 +23,10 @@ class Transport {
   virtual void receive(const Message& message) = 0;
   // Returns once every queued message has left and arrived; the queue is then empty.
   virtual void complete() = 0;
+  // Collective over every rank of the module: returns once no rank still reads a message that
+  // arrived, for transports whose sender writes straight into the receiver's memory (cudaIpc),
+  // where the next message could land before the receiver is done with the last.
+  virtual void quiesce() {}
 };
 
 // A rank's message memory: a send pool and a receive pool, host or GPU, each rotated over more

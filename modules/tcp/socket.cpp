@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -66,6 +67,7 @@ class Cursor {
  public:
   explicit Cursor(const std::vector<Piece>& pieces) : pieces_(pieces) {}
   bool done() const { return index_ == pieces_.size(); }
+  int fd() const { return pieces_[index_].fd; }
   std::byte* at() const { return pieces_[index_].data + offset_; }
   std::uint64_t left() const { return pieces_[index_].bytes - offset_; }
   void advance(std::uint64_t bytes) {
@@ -114,10 +116,12 @@ Socket& Socket::operator=(Socket&& other) noexcept {
   return *this;
 }
 
-Route route_between(const std::string& host0, const std::string& host1) {
-  if (host0 == host1) return {"127.0.0.1", "127.0.0.1", true};
-  return {"0.0.0.0", host1, false};
+std::string listen_address(const std::vector<std::string>& hosts) {
+  const bool one_host = std::all_of(hosts.begin(), hosts.end(), [&](const std::string& h) { return h == hosts.front(); });
+  return one_host ? "127.0.0.1" : "0.0.0.0";
 }
+
+std::string connect_host(const std::string& mine, const std::string& peer) { return mine == peer ? "127.0.0.1" : peer; }
 
 Socket listen_on(const std::string& address, const SocketOptions& options) {
   sockaddr_in where{};
@@ -128,7 +132,7 @@ Socket listen_on(const std::string& address, const SocketOptions& options) {
   Socket listener(checked(socket(AF_INET, SOCK_STREAM, 0), "socket"));
   set_buffers(listener.fd(), options);
   checked(bind(listener.fd(), reinterpret_cast<const sockaddr*>(&where), sizeof where), "bind");
-  checked(listen(listener.fd(), 1), "listen");
+  checked(listen(listener.fd(), SOMAXCONN), "listen");  // every partner may connect at once
   return listener;
 }
 
@@ -210,11 +214,11 @@ void receive_all(int fd, std::byte* data, std::uint64_t bytes) {
   for (std::uint64_t done = 0; done < bytes;) done += receive_some(fd, data + done, bytes - done);
 }
 
-void send_and_receive(int fd, const std::vector<Piece>& out, const std::vector<Piece>& in) {
+void send_and_receive(const std::vector<Piece>& out, const std::vector<Piece>& in) {
   Cursor sending(out), receiving(in);
   while (!sending.done() || !receiving.done()) {
-    if (!receiving.done()) receiving.advance(receive_some(fd, receiving.at(), receiving.left()));
-    if (!sending.done()) sending.advance(send_some(fd, sending.at(), sending.left()));
+    if (!receiving.done()) receiving.advance(receive_some(receiving.fd(), receiving.at(), receiving.left()));
+    if (!sending.done()) sending.advance(send_some(sending.fd(), sending.at(), sending.left()));
   }
 }
 

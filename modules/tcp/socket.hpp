@@ -1,5 +1,5 @@
 #pragma once
-// TCP sockets between two ranks: listening, connecting, whole buffers through partial sends and
+// TCP sockets between ranks: listening, connecting, whole buffers through partial sends and
 // receives, and both directions at once. Every call is checked; a failure is a RunError naming it.
 // Transfers busy-poll non-blocking sockets, as MPI's progress engines do (socket.cpp says why).
 #include <cstddef>
@@ -27,14 +27,11 @@ struct SocketOptions {
   bool nodelay = true;             // TCP_NODELAY
 };
 
-// Where rank 1 listens and where rank 0 connects, from the ranks' host names: loopback when they
-// share a host, else rank 1's host name (resolved by rank 0) with rank 1 listening everywhere.
-struct Route {
-  std::string listen_address;
-  std::string connect_host;
-  bool same_host;
-};
-Route route_between(const std::string& host0, const std::string& host1);
+// Where a rank listens, from every rank's host name: loopback when all share one host, else every
+// interface.
+std::string listen_address(const std::vector<std::string>& hosts);
+// Where a rank finds a peer: loopback on its own host, else the peer's host name (resolved here).
+std::string connect_host(const std::string& mine, const std::string& peer);
 
 // Listens on a numeric address at a port the kernel picks. Buffer sizes are set before listen,
 // so the connection inherits them and negotiates its window scale to fit.
@@ -63,11 +60,12 @@ void send_all(int fd, const std::byte* data, std::uint64_t bytes);
 void receive_all(int fd, std::byte* data, std::uint64_t bytes);
 
 struct Piece {
+  int fd;
   std::byte* data;
   std::uint64_t bytes;
 };
-// Sends every piece of `out` while receiving every piece of `in`, taking turns without blocking,
-// so two ranks doing this at once never both wait on full socket buffers.
-void send_and_receive(int fd, const std::vector<Piece>& out, const std::vector<Piece>& in);
+// Sends every piece of `out` while receiving every piece of `in`, in order, taking turns without
+// blocking, so two ranks doing this at once never both wait on full socket buffers.
+void send_and_receive(const std::vector<Piece>& out, const std::vector<Piece>& in);
 
 }  // namespace npgpu::tcp

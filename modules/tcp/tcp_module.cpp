@@ -1,8 +1,11 @@
-// tcp: raw TCP sockets between two ranks, addresses exchanged through MPI (NetPIPE's TCP module):
-// what the network stack gives before an MPI library adds anything.
+// tcp: raw TCP sockets between ranks, addresses exchanged through MPI (NetPIPE's TCP module): what
+// the network stack gives before an MPI library adds anything. One connection per pair of ranks
+// that ever exchange messages, made in setup, so no connection is made while measuring.
 #include <mpi.h>
 
 #include <climits>
+#include <cstdint>
+#include <map>
 #include <optional>
 
 #include "factories.hpp"
@@ -19,25 +22,27 @@ namespace {
 
 class TcpTransport final : public Transport {
  public:
-  explicit TcpTransport(int fd) : fd_(fd) {}
-  void send(const Message& message) override { out_.push_back({message.data, message.bytes}); }
-  void receive(const Message& message) override { in_.push_back({message.data, message.bytes}); }
+  explicit TcpTransport(const std::map<int, tcp::Socket>& sockets) : sockets_(sockets) {}
+  void send(const Message& message) override { out_.push_back(piece(message)); }
+  void receive(const Message& message) override { in_.push_back(piece(message)); }
 
-  // One send() per message, as an application writes them; both ways at once through poll().
+  // One send() per message, as an application writes them; both ways at once through turns.
   void complete() override {
     if (in_.empty()) {
-      for (const tcp::Piece& piece : out_) tcp::send_all(fd_, piece.data, piece.bytes);
+      for (const tcp::Piece& piece : out_) tcp::send_all(piece.fd, piece.data, piece.bytes);
     } else if (out_.empty()) {
-      for (const tcp::Piece& piece : in_) tcp::receive_all(fd_, piece.data, piece.bytes);
+      for (const tcp::Piece& piece : in_) tcp::receive_all(piece.fd, piece.data, piece.bytes);
     } else {
-      tcp::send_and_receive(fd_, out_, in_);
+      tcp::send_and_receive(out_, in_);
     }
     out_.clear();
     in_.clear();
   }
 
  private:
-  int fd_;
+  tcp::Piece piece(const Message& message) const { return {sockets_.at(message.peer).fd(), message.data, message.bytes}; }
+
+  const std::map<int, tcp::Socket>& sockets_;
   std::vector<tcp::Piece> out_, in_;
 };
 
@@ -49,27 +54,15 @@ class TcpModule final : public Module {
       throw UsageError("--socket-buffer " + std::to_string(options.socket_buffer) +
                        ": the kernel takes at most 2147483647 bytes (an int)");
     comm_ = PairComm(setup.team);
-    const int rank = comm_.rank();
-    const PairFacts hosts = gather_pair(comm_.get(), processor_name());
-    route_ = tcp::route_between(hosts[0], hosts[1]);
     socket_options_ = {options.socket_buffer, options.nodelay};
-    // Rank 1 listens before it says where; rank 0 connects once told. A failure on either side
-    // is a RunError, which stops both ranks (MPI_Abort) rather than leaving one in accept().
-    int port = 0;
-    if (rank == 1) {
-      const tcp::Socket listener = tcp::listen_on(route_.listen_address, socket_options_);
-      port = tcp::local_endpoint(listener).port;
-      MPI_Send(&port, 1, MPI_INT, 0, 0, comm_.get());
-      socket_ = tcp::accept_connection(listener, socket_options_);
-    } else {
-      MPI_Recv(&port, 1, MPI_INT, 1, 0, comm_.get(), MPI_STATUS_IGNORE);
-      socket_ = tcp::connect_to(route_.connect_host, port, socket_options_);
-    }
+    connect_partners(partners(setup.pairing, comm_.rank()));
     const std::uint64_t pool = rotation_pool_bytes(setup.max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
     memory_ = make_host_message_memory(pool, options.cache == CacheState::cold);
-    transport_.emplace(socket_.fd());
-    patterns_.emplace("tcp", rank, options.window, *memory_, false, *transport_);
+    transport_.emplace(sockets_);
+    patterns_.emplace("tcp", options.window, *memory_, false, *transport_);
   }
+
+  void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }
 
   TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
 
@@ -79,27 +72,67 @@ class TcpModule final : public Module {
     return 2 * rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
   }
 
+  // The first partner's connection; with --pairs all, how many more there are.
   std::vector<std::pair<std::string, std::string>> placement() const override {
-    const tcp::Endpoint local = tcp::local_endpoint(socket_);
-    const tcp::Endpoint peer = tcp::peer_endpoint(socket_);
-    const tcp::GrantedBuffers granted = tcp::granted_buffers(socket_);
+    if (sockets_.empty()) return {{"tcp_connections", "none (idle rank)"}};
+    const auto& [peer, socket] = *sockets_.begin();
+    const tcp::Endpoint local = tcp::local_endpoint(socket);
+    const tcp::Endpoint remote = tcp::peer_endpoint(socket);
+    const tcp::GrantedBuffers granted = tcp::granted_buffers(socket);
     const std::uint64_t asked = socket_options_.buffer_bytes;
-    return {{"tcp_local", local.address + ":" + std::to_string(local.port)},
-            {"tcp_interface", tcp::interface_of(local.address)},
-            {"tcp_peer", peer.address + ":" + std::to_string(peer.port)},
-            {"tcp_same_host", route_.same_host ? "yes (loopback)" : "no (rank 1 found by host name)"},
-            {"tcp_nodelay", socket_options_.nodelay ? "on" : "off"},
-            {"tcp_socket_buffer_asked_bytes", asked == 0 ? "system default" : std::to_string(asked)},
-            {"tcp_send_buffer_granted_bytes", std::to_string(granted.send_bytes)},
-            {"tcp_receive_buffer_granted_bytes", std::to_string(granted.receive_bytes)}};
+    std::vector<std::pair<std::string, std::string>> facts{
+        {"tcp_local", local.address + ":" + std::to_string(local.port)},
+        {"tcp_interface", tcp::interface_of(local.address)},
+        {"tcp_peer", remote.address + ":" + std::to_string(remote.port)},
+        {"tcp_peer_rank", std::to_string(peer)},
+        {"tcp_same_host", same_host_.at(peer) ? "yes (loopback)" : "no (peer found by host name)"},
+        {"tcp_nodelay", socket_options_.nodelay ? "on" : "off"},
+        {"tcp_socket_buffer_asked_bytes", asked == 0 ? "system default" : std::to_string(asked)},
+        {"tcp_send_buffer_granted_bytes", std::to_string(granted.send_bytes)},
+        {"tcp_receive_buffer_granted_bytes", std::to_string(granted.receive_bytes)}};
+    if (sockets_.size() > 1) facts.emplace_back("tcp_connections", std::to_string(sockets_.size()) + " (one per partner)");
+    return facts;
   }
 
  private:
+  // Every rank listens; of each pair the lower rank connects and says who it is, the higher one
+  // accepts. All connects come first: the kernel completes them from the listen backlog, so no
+  // rank waits in connect() for a peer that waits in accept(). A failure is a RunError, which
+  // stops every rank (MPI_Abort) rather than leaving one in accept().
+  void connect_partners(const std::vector<int>& partners) {
+    const MPI_Comm comm = comm_.get();
+    const int rank = comm_.rank();
+    const RankFacts hosts = gather_all(comm, processor_name());
+    const tcp::Socket listener = tcp::listen_on(tcp::listen_address(hosts), socket_options_);
+    const RankFacts ports = gather_all(comm, std::to_string(tcp::local_endpoint(listener).port));
+    int accepts = 0;
+    for (int peer : partners) {
+      const std::string& peer_host = hosts[static_cast<std::size_t>(peer)];
+      same_host_[peer] = peer_host == hosts[static_cast<std::size_t>(rank)];
+      if (peer < rank) {
+        ++accepts;
+        continue;
+      }
+      tcp::Socket socket = tcp::connect_to(tcp::connect_host(hosts[static_cast<std::size_t>(rank)], peer_host),
+                                           std::stoi(ports[static_cast<std::size_t>(peer)]), socket_options_);
+      const std::int32_t me = rank;
+      tcp::send_all(socket.fd(), reinterpret_cast<const std::byte*>(&me), sizeof me);
+      sockets_[peer] = std::move(socket);
+    }
+    for (int i = 0; i < accepts; ++i) {
+      tcp::Socket socket = tcp::accept_connection(listener, socket_options_);
+      std::int32_t who = -1;
+      tcp::receive_all(socket.fd(), reinterpret_cast<std::byte*>(&who), sizeof who);
+      if (same_host_.count(who) == 0 || who >= rank) throw RunError("tcp: an unexpected connection (rank " + std::to_string(who) + ")");
+      sockets_[who] = std::move(socket);
+    }
+  }
+
   // In the order they are built; destroyed the other way round.
   PairComm comm_;
-  tcp::Route route_;
   tcp::SocketOptions socket_options_;
-  tcp::Socket socket_;
+  std::map<int, tcp::Socket> sockets_;  // by partner rank
+  std::map<int, bool> same_host_;       // by partner rank
   std::unique_ptr<MessageMemory> memory_;
   std::optional<TcpTransport> transport_;
   std::optional<PairPatterns> patterns_;

@@ -41,11 +41,11 @@ TEST(GpuPath, DescribesAwarenessForTheRecord) {
   EXPECT_EQ(describe(kNotBuilt).rfind("no: built without", 0), 0u);
 }
 
-TEST(GpuPath, BuffersSayWhichRankHoldsGpuMemory) {
-  EXPECT_FALSE(rank_uses_device("H,D", 0));
-  EXPECT_TRUE(rank_uses_device("H,D", 1));
-  EXPECT_TRUE(rank_uses_device("D,H", 0));
-  EXPECT_FALSE(rank_uses_device("D,H", 1));
+TEST(GpuPath, BuffersSayWhichSideOfAPairHoldsGpuMemory) {
+  EXPECT_FALSE(side_uses_device("H,D", 0));
+  EXPECT_TRUE(side_uses_device("H,D", 1));
+  EXPECT_TRUE(side_uses_device("D,H", 0));
+  EXPECT_FALSE(side_uses_device("D,H", 1));
 }
 
 RunOptions parsed(std::vector<std::string> args) {

@@ -12,14 +12,10 @@ namespace npgpu::tcp {
 namespace {
 
 TEST(TcpRoute, LoopbackOnOneHostElseThePeersName) {
-  const Route local = route_between("node1", "node1");
-  EXPECT_TRUE(local.same_host);
-  EXPECT_EQ(local.listen_address, "127.0.0.1");
-  EXPECT_EQ(local.connect_host, "127.0.0.1");
-  const Route remote = route_between("node1", "node2");
-  EXPECT_FALSE(remote.same_host);
-  EXPECT_EQ(remote.listen_address, "0.0.0.0");
-  EXPECT_EQ(remote.connect_host, "node2");
+  EXPECT_EQ(listen_address({"node1", "node1", "node1"}), "127.0.0.1");
+  EXPECT_EQ(listen_address({"node1", "node1", "node2"}), "0.0.0.0") << "one rank elsewhere: every interface";
+  EXPECT_EQ(connect_host("node1", "node1"), "127.0.0.1");
+  EXPECT_EQ(connect_host("node1", "node2"), "node2");
 }
 
 struct Connection {
@@ -42,9 +38,10 @@ TEST(TcpSocket, BothWaysAtOnceDoNotDeadlockWhenBuffersFill) {
   HostBuffer a_out(bytes), a_in(bytes), b_out(bytes), b_in(bytes);
   fill_pattern(a_out.data(), bytes, 1);
   fill_pattern(b_out.data(), bytes, 2);
-  std::thread other([&] { send_and_receive(c.far.fd(), {{b_out.data(), bytes}}, {{b_in.data(), bytes}}); });
-  send_and_receive(c.near.fd(), {{a_out.data(), bytes / 2}, {a_out.data() + bytes / 2, bytes / 2}},
-                   {{a_in.data(), bytes}});
+  const int far = c.far.fd(), near = c.near.fd();
+  std::thread other([&] { send_and_receive({{far, b_out.data(), bytes}}, {{far, b_in.data(), bytes}}); });
+  send_and_receive({{near, a_out.data(), bytes / 2}, {near, a_out.data() + bytes / 2, bytes / 2}},
+                   {{near, a_in.data(), bytes}});
   other.join();
   EXPECT_EQ(first_mismatch(a_in.data(), bytes, 2), bytes);
   EXPECT_EQ(first_mismatch(b_in.data(), bytes, 1), bytes);

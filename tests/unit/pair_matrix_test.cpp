@@ -1,0 +1,71 @@
+// The all-pairs matrix: classes of comparable cells, and the cells flagged against their class.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "npgpu/pair_matrix.hpp"
+
+namespace npgpu {
+namespace {
+
+// A measured cell whose one-way time gives `rate` bytes per second for 1 MB transfers.
+SizeResult cell_at(double rate) {
+  SizeResult cell;
+  cell.bytes = 1000000;
+  cell.reps = 1;
+  cell.shape = {1, 1e6};
+  cell.trial_seconds = {1e6 / rate, 1e6 / rate, 1e6 / rate};
+  summarize_trials(cell);
+  return cell;
+}
+
+// Four hosts of one rank each; every link runs at `rate`, but those touching `slow` at rate / 3.
+PairMatrix four_hosts(double rate, int slow) {
+  PairMatrix m = empty_matrix(4, {1000000}, {Pattern::stream});
+  m.rank_host = {"h0", "h1", "h2", "h3"};
+  m.rank_gpu = {"", "", "", ""};
+  for (int from = 0; from < 4; ++from)
+    for (int to = 0; to < 4; ++to)
+      if (from != to) m.cells[0][static_cast<std::size_t>(from * 4 + to)] = cell_at(from == slow || to == slow ? rate / 3 : rate);
+  classify_cells(m);
+  return m;
+}
+
+TEST(PairMatrix, FlagsExactlyTheLinksTouchingTheSlowHost) {
+  const PairMatrix m = four_hosts(50e6, 3);
+  const std::vector<FlaggedLink> flagged = flag_slow_links(m, Headline::median);
+  ASSERT_EQ(flagged.size(), 6u) << "three links out of host 3 and three into it";
+  for (const FlaggedLink& link : flagged) {
+    EXPECT_TRUE(link.from == 3 || link.to == 3) << link.from << "->" << link.to;
+    EXPECT_NEAR(link.throughput, 50e6 / 3, 1);
+    EXPECT_NEAR(link.class_median, (50e6 + 50e6 / 3) / 2, 1) << "six fast and six slow cells";
+  }
+}
+
+TEST(PairMatrix, AHealthyMatrixFlagsNothingAndUnmeasuredCellsAreNaN) {
+  PairMatrix m = four_hosts(50e6, -1);
+  m.cells[0][1] = SizeResult{};  // sampled away
+  EXPECT_TRUE(flag_slow_links(m, Headline::median).empty());
+  EXPECT_TRUE(std::isnan(cell_throughput(m.cells[0][1], Headline::median)));
+}
+
+TEST(PairMatrix, ComparesOnlyCellsOfTheSameClass) {
+  PairMatrix m = empty_matrix(4, {1000000}, {Pattern::stream});
+  m.rank_host = {"a", "a", "b", "b"};
+  m.rank_gpu = {"GPU 0", "GPU 1", "GPU 0", "GPU 1"};
+  for (int from = 0; from < 4; ++from)
+    for (int to = 0; to < 4; ++to)
+      if (from != to) {
+        const bool one_host = m.rank_host[static_cast<std::size_t>(from)] == m.rank_host[static_cast<std::size_t>(to)];
+        m.cells[0][static_cast<std::size_t>(from * 4 + to)] = cell_at(one_host ? 400e9 : 25e9);
+      }
+  classify_cells(m);
+  ASSERT_EQ(m.classes.size(), 2u);
+  EXPECT_EQ(m.classes[static_cast<std::size_t>(m.cell_class[1])], "one host, GPU buffers");
+  EXPECT_EQ(m.classes[static_cast<std::size_t>(m.cell_class[2])], "two hosts, GPU buffers");
+  EXPECT_EQ(m.cell_class[0], -1) << "the diagonal";
+  EXPECT_TRUE(flag_slow_links(m, Headline::median).empty()) << "the network is not compared with NVLink";
+}
+
+}  // namespace
+}  // namespace npgpu
