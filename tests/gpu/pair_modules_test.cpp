@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
+#include <iostream>
 
 #include "cuda_common/gpu.hpp"
 #include "integration/checks.hpp"
@@ -118,6 +120,45 @@ const GpuRun kRuns[] = {
 };
 
 INSTANTIATE_TEST_SUITE_P(Modules, GpuPairTest, ::testing::ValuesIn(kRuns),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// Four ranks on four GPUs: the all-pairs matrix and two pairs at once, --check on every trial.
+class GpuManyPairsTest : public ::testing::TestWithParam<GpuRun> {};
+
+TEST_P(GpuManyPairsTest, EveryPairMovesIntactData) {
+  const int gpus = cuda_device_count();
+  if (gpus < 4) GTEST_SKIP() << "needs 4 GPUs (one per rank), and this machine has " << gpus;
+  const GpuRun& run = GetParam();
+  if (run.args.at(1) == "nccl" && !kBuiltWithNccl) GTEST_SKIP() << "this build has no NCCL";
+  TempDir dir;
+  const std::string record = dir.file("gpu.h5");
+  std::vector<std::string> argv{mpirun(), "-np", "4", npgpu_binary(), "--trial-time", "0.002", "--max-trials", "5",
+                                "--window", "8", "--check", "-o", record};
+  argv.insert(argv.end(), run.args.begin(), run.args.end());
+  const CommandResult result = run_command(argv);
+  ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
+  H5File file(record);
+  if (file.exists("/runs/0001/matrix")) {
+    const std::vector<double> seconds = file.doubles("/runs/0001/matrix/seconds");
+    for (std::size_t cell = 0; cell < seconds.size(); ++cell)
+      EXPECT_EQ(std::isnan(seconds[cell]), cell % 16 % 5 == 0) << "cell " << cell << ": NaN on the diagonal only";
+    EXPECT_EQ(file.texts("/runs/0001/matrix/classes"), std::vector<std::string>{"one host, GPU buffers"});
+  } else {
+    EXPECT_EQ(file.members("/runs/0001/curves"), (std::vector<std::string>{"rank0", "rank1"}));
+    EXPECT_TRUE(file.exists("/runs/0001/aggregate/throughput_sum"));
+  }
+  std::cout << result.out << "\n";
+}
+
+const GpuRun kManyPairRuns[] = {
+    {"CudaIpcAllPairs", {"--module", "cudaIpc", "--pairs", "all", "--sizes", "8,1M"}, {}},
+    {"NcclAllPairs", {"--module", "nccl", "--pairs", "all", "--sizes", "8,1M"}, {}},
+    {"NcclHalves", {"--module", "nccl", "--pairs", "halves", "--pattern", "stream", "--upper", "1M"}, {}},
+    {"MpiStagedHalves", mpi("D,D", {"--pairs", "halves", "--gpu-path", "staged", "--upper", "1M"}), {}},
+    {"MpiStagedAllPairs", mpi("D,D", {"--pairs", "all", "--gpu-path", "staged", "--sizes", "8,1M"}), {}},
+};
+
+INSTANTIATE_TEST_SUITE_P(FourRanks, GpuManyPairsTest, ::testing::ValuesIn(kManyPairRuns),
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
