@@ -131,6 +131,10 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   app.add_option("-o,--output", o.output, "HDF5 file to create or append this run to (default: a new "
                  "npgpu-<module>-<time>.h5)");
   app.add_flag("--nvtx", o.nvtx, "NVTX ranges around each size and trial, for Nsight Systems");
+  double timeout = 0;
+  app.add_option("--timeout", timeout, "Seconds any one wait may last before the run stops with exit code 3, naming "
+                 "what it waited for (default: 30 s + 10 x a trial's expected time at that size)")
+      ->check(CLI::Range(0.001, 1e7));
 
   // Module options: each module accepts only those its catalog entry lists (--list-modules).
   std::string chunk, socket_buffer, nodelay = "on", sizes, flag_below;
@@ -163,7 +167,10 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
       ->check(CLI::IsMember({"pipelined", "naive"}));
   app.add_option("--socket-buffer", socket_buffer, "tcp: socket send and receive buffer size (default: the system's)");
   app.add_option("--nodelay", nodelay, "tcp: TCP_NODELAY on or off (default on)")->check(CLI::IsMember({"on", "off"}));
-  app.footer("Exit codes: 0 done, 1 the measurement failed, 2 bad input (nothing written).");
+  app.footer("Exit codes: 0 done; 1 the measurement failed (corrupt data, a library call); 2 bad input (nothing "
+             "written); 3 a wait passed its bound (a rank or GPU stopped answering: --timeout); 4 interrupted by "
+             "SIGTERM or SIGINT. On 1, 3 and 4 the record keeps every finished size, the run marked failed or "
+             "incomplete.");
 
   std::vector<const char*> argv;
   for (const std::string& arg : args) argv.push_back(arg.c_str());
@@ -190,6 +197,7 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   if (!sizes.empty()) o.sizes = parse_size_list(sizes);
   if (!flag_below.empty()) o.flag_below = parse_fraction(flag_below, "--flag-below");
   if (app.count("--seed") > 0) o.seed = seed;
+  if (app.count("--timeout") > 0) o.timeout = timeout;
   if (app.count("--sample") > 0 && o.sample == 0)
     throw UsageError("--sample 0: each rank needs at least one partner; choose 1 to N-1 for N ranks");
 

@@ -97,6 +97,7 @@ void ConsoleReporter::begin(const RunRecord& r) {
                format_seconds(o.calibration.trial_seconds).c_str(), static_cast<unsigned long long>(o.min_trials),
                static_cast<unsigned long long>(o.max_trials), percent(o.precision).c_str());
   std::fprintf(out_, "  buffers:    %s\n", r.buffers.c_str());
+  std::fprintf(out_, "  waits:      %s\n", r.waits.c_str());
   std::fprintf(out_, "  throughput: %s, in %s\n", r.throughput_meaning.c_str(),
                o.units == Units::decimal ? "decimal units (1 GB/s = 1e9 B/s)" : "binary units (1 GiB/s = 2^30 B/s)");
   std::fprintf(out_, "  headline:   the %s over trials; +- is the median's relative standard error\n", headline);

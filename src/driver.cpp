@@ -42,11 +42,15 @@ bool contains(const std::vector<int>& ranks, int rank) {
   return std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
 }
 
+constexpr double kBaseWaitSeconds = 30;
+constexpr double kWaitTrials = 10;
+
 class Sweep {
  public:
-  Sweep(Module& module, RunRecord& record, const Team& team, const Clock& clock, Reporter& reporter)
-      : module_(module), record_(record), options_(record.options), team_(team), clock_(clock),
-        reporter_(reporter), groups_(measurement_groups(record, team)) {}
+  explicit Sweep(const SweepParts& parts)
+      : module_(parts.module), record_(parts.record), options_(parts.record.options), team_(parts.team),
+        clock_(parts.clock), reporters_(parts.reporters), guard_(parts.guard), record_lock_(parts.record_lock),
+        groups_(measurement_groups(parts.record, parts.team)), hosts_(all_gather(parts.team.comm(), this_host())) {}
 
   void run() {
     if (record_.pairing.mode == PairingMode::all && record_.module.layout == Layout::pair) {
@@ -67,19 +71,63 @@ class Sweep {
 
  private:
   void select_peers(const Group& group) {
-    if (!group.peers.empty()) module_.select_peers(group.peers[static_cast<std::size_t>(team_.rank())]);
+    if (group.peers.empty()) return;
+    guard_.expect(wait_bound(0), peers_text(group) + " choosing the step's peers");
+    module_.select_peers(group.peers[static_cast<std::size_t>(team_.rank())]);
   }
 
-  const std::string& host_of(int rank) const { return record_.system.ranks.at(static_cast<std::size_t>(rank)).host; }
+  // --timeout, or a bound that grows with the time a trial at this size is expected to take:
+  // the trial time, or one repetition predicted from the last size when that is longer.
+  double wait_bound(std::uint64_t bytes) const {
+    if (options_.timeout) return *options_.timeout;
+    double trial = options_.calibration.trial_seconds;
+    if (previous_.bytes > 0)
+      trial = std::max(trial, previous_.seconds_per_rep * static_cast<double>(bytes) / static_cast<double>(previous_.bytes));
+    return kBaseWaitSeconds + kWaitTrials * trial;
+  }
+
+  // Whom this rank waits for in a step: its peers, by rank and host, or every other rank.
+  std::string peers_text(const Group& group) const {
+    std::string text;
+    if (!group.peers.empty()) {
+      const Peers& mine = group.peers[static_cast<std::size_t>(team_.rank())];
+      for (int peer : {mine.to, mine.from})
+        if (peer >= 0 && text.find("rank " + std::to_string(peer) + " ") == std::string::npos)
+          text += (text.empty() ? "" : " and ") + ("rank " + std::to_string(peer) + " (" + host_of(peer) + ")");
+    }
+    if (!text.empty()) return text;
+    return team_.size() == 2 ? "rank " + std::to_string(1 - team_.rank()) + " (" + host_of(1 - team_.rank()) + ")"
+                             : "the other ranks";
+  }
+
+  std::string during(std::uint64_t bytes, Pattern pattern) const {
+    return ": module " + options_.module + ", pattern " + pattern_name(pattern) + ", size " + format_bytes(bytes);
+  }
+
+  void expect_collective(std::uint64_t bytes, Pattern pattern, const char* step) {
+    const std::string others = team_.size() == 2 ? "rank " + std::to_string(1 - team_.rank()) + " (" +
+                                                       host_of(1 - team_.rank()) + ")"
+                                                 : "the other ranks";
+    guard_.expect(wait_bound(bytes), others + " at " + step + during(bytes, pattern));
+  }
+
+  static std::string this_host() {
+    char name[MPI_MAX_PROCESSOR_NAME] = {};
+    int length = 0;
+    MPI_Get_processor_name(name, &length);
+    return std::string(name, static_cast<std::size_t>(length));
+  }
+  const std::string& host_of(int rank) const { return hosts_.at(static_cast<std::size_t>(rank)); }
 
   // One curve per timing rank of the group, over the whole schedule.
   void sweep_sizes(const Group& group, const std::string& variant, std::size_t sweeps_after) {
     const std::size_t first_curve = record_.curves.size();
-    if (team_.is_root())
+    on_root([&] {
       for (int rank : group.timers) {
         const int peer = group.peers.empty() ? -1 : group.peers[static_cast<std::size_t>(rank)].to;
         record_.curves.push_back({rank, host_of(rank), variant, {}, {}, peer, peer < 0 ? "" : host_of(peer)});
       }
+    });
     previous_ = {};
     best_rate_ = 0;
     for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
@@ -88,20 +136,28 @@ class Sweep {
       const double started = clock_.now();
       SizeResult mine = measure(group, bytes, options_.pattern);
       mine.wall_seconds = clock_.now() - started;
-      collect(group, mine, first_curve);
       ++progress_.done;
-      if (team_.is_root()) {
+      collect(group, mine, first_curve, [&] {
         progress_.seconds_left = estimate_seconds_left(index, sweeps_after);
-        reporter_.size_done(record_, first_curve, index, progress_);
-      }
+        for (Reporter* reporter : reporters_) reporter->size_done(record_, first_curve, index, progress_);
+      });
     }
     collect_link_peaks(group, first_curve);
+    guard_.idle();
+  }
+
+  // Rank 0 changes the record only here, holding the lock, so the guard can save it at any moment.
+  template <typename Change>
+  void on_root(Change change) {
+    if (!team_.is_root()) return;
+    const std::lock_guard<std::mutex> hold(record_lock_);
+    change();
   }
 
   // --pairs all: each step of the shift schedule measures every size, every rank timing its sends
   // to rank + shift; rank 0 gathers one cell per rank and step, never more.
   void measure_matrix() {
-    if (team_.is_root()) record_.matrix = empty_matrix(team_.size(), record_.schedule, record_.patterns);
+    on_root([&] { record_.matrix = empty_matrix(team_.size(), record_.schedule, record_.patterns); });
     progress_.total = groups_.size() * record_.schedule.size();
     const double started = clock_.now();
     for (std::size_t step = 0; step < groups_.size(); ++step) {
@@ -114,15 +170,16 @@ class Sweep {
         const double size_started = clock_.now();
         SizeResult mine = measure(group, bytes, record_.patterns[index]);
         mine.wall_seconds = clock_.now() - size_started;
-        collect_cells(group, mine, index);
         ++progress_.done;
-        if (!team_.is_root()) continue;
-        const double per_cell = (clock_.now() - started) / static_cast<double>(progress_.done);
-        progress_.seconds_left = per_cell * static_cast<double>(progress_.total - progress_.done);
-        reporter_.matrix_cells_done(record_, group.shift, index, progress_);
+        collect_cells(group, mine, index, [&] {
+          const double per_cell = (clock_.now() - started) / static_cast<double>(progress_.done);
+          progress_.seconds_left = per_cell * static_cast<double>(progress_.total - progress_.done);
+          for (Reporter* reporter : reporters_) reporter->matrix_cells_done(record_, group.shift, index, progress_);
+        });
       }
     }
-    if (team_.is_root()) classify_and_flag();
+    guard_.idle();
+    on_root([&] { classify_and_flag(); });
   }
 
   void classify_and_flag() {
@@ -146,15 +203,19 @@ class Sweep {
     return index.empty() ? "" : "GPU " + index + " (" + bus + ")";
   }
 
-  void collect_cells(const Group& group, const SizeResult& mine, std::size_t index) {
+  template <typename Report>
+  void collect_cells(const Group& group, const SizeResult& mine, std::size_t index, Report report) {
     const std::size_t length = packed_length(options_.max_trials);
+    expect_collective(mine.bytes, record_.patterns[index], "gathering the results");
     const std::vector<double> all = team_.gather(pack(mine, options_.max_trials));
-    if (!team_.is_root()) return;
-    for (int rank : group.timers) {
-      const int to = group.peers[static_cast<std::size_t>(rank)].to;
-      record_.matrix.cells[index][static_cast<std::size_t>(rank * team_.size() + to)] =
-          unpack(all.data() + static_cast<std::size_t>(rank) * length, options_.max_trials);
-    }
+    on_root([&] {
+      for (int rank : group.timers) {
+        const int to = group.peers[static_cast<std::size_t>(rank)].to;
+        record_.matrix.cells[index][static_cast<std::size_t>(rank * team_.size() + to)] =
+            unpack(all.data() + static_cast<std::size_t>(rank) * length, options_.max_trials);
+      }
+      report();
+    });
   }
 
   struct Previous {
@@ -164,12 +225,16 @@ class Sweep {
 
   // One timed call on every member; the slowest timer's seconds per repetition on every rank.
   double timed_reps(const Group& group, std::uint64_t bytes, Pattern pattern, std::uint64_t reps, TrialTiming* kept) {
+    expect_collective(bytes, pattern, "the barrier before a trial");
     team_.barrier();
     TrialTiming timing;
-    if (contains(group.members, team_.rank()))
+    if (contains(group.members, team_.rank())) {
+      guard_.expect(wait_bound(bytes), peers_text(group) + " in a trial" + during(bytes, pattern));
       timing = module_.run({pattern, bytes, reps, clock_});
+    }
     const bool timer = contains(group.timers, team_.rank());
     if (kept != nullptr && timer) *kept = timing;
+    expect_collective(bytes, pattern, "the step after a trial");
     return team_.max(timer ? timing.seconds / static_cast<double>(reps) : 0.0);
   }
 
@@ -200,34 +265,44 @@ class Sweep {
         if (!std::isnan(timing.alt_seconds)) result.trial_alt_seconds.push_back(timing.alt_seconds);
         summarize_trials(result);
       }
-      if (options_.check_data && contains(group.members, team_.rank())) module_.check(bytes, bytes * 1000 + trial);
+      if (options_.check_data && contains(group.members, team_.rank())) {
+        guard_.expect(wait_bound(bytes), peers_text(group) + " in the data check" + during(bytes, pattern));
+        module_.check(bytes, bytes * 1000 + trial);
+      }
       const bool enough = trial + 1 >= options_.min_trials;
+      expect_collective(bytes, pattern, "the step that decides on another trial");
       if (!team_.any(!enough || (timer && !(result.precision <= options_.precision)))) break;
     }
     return result;
   }
 
-  // Rank 0 keeps every timing rank's result of this size in its curve.
-  void collect(const Group& group, const SizeResult& mine, std::size_t first_curve) {
+  // Rank 0 keeps every timing rank's result of this size in its curve, then reports it.
+  template <typename Report>
+  void collect(const Group& group, const SizeResult& mine, std::size_t first_curve, Report report) {
     const std::size_t length = packed_length(options_.max_trials);
+    expect_collective(mine.bytes, options_.pattern, "gathering the results");
     const std::vector<double> all = team_.gather(pack(mine, options_.max_trials));
-    if (!team_.is_root()) return;
-    for (std::size_t i = 0; i < group.timers.size(); ++i) {
-      const auto rank = static_cast<std::size_t>(group.timers[i]);
-      record_.curves[first_curve + i].sizes.push_back(unpack(all.data() + rank * length, options_.max_trials));
-    }
+    on_root([&] {
+      for (std::size_t i = 0; i < group.timers.size(); ++i) {
+        const auto rank = static_cast<std::size_t>(group.timers[i]);
+        record_.curves[first_curve + i].sizes.push_back(unpack(all.data() + rank * length, options_.max_trials));
+      }
+      report();
+    });
   }
 
   // What each timing rank's module says of the link it measured, onto its curve.
   void collect_link_peaks(const Group& group, std::size_t first_curve) {
     const LinkPeak mine = module_.link_peak();
+    expect_collective(record_.schedule.back(), options_.pattern, "gathering the link peaks");
     const std::vector<std::string> all = team_.gather(std::to_string(mine.bytes_per_second) + "\t" + mine.how);
-    if (!team_.is_root()) return;
-    for (std::size_t i = 0; i < group.timers.size(); ++i) {
-      const std::string& text = all.at(static_cast<std::size_t>(group.timers[i]));
-      const auto tab = text.find('\t');
-      record_.curves[first_curve + i].link_peak = {std::stod(text.substr(0, tab)), text.substr(tab + 1)};
-    }
+    on_root([&] {
+      for (std::size_t i = 0; i < group.timers.size(); ++i) {
+        const std::string& text = all.at(static_cast<std::size_t>(group.timers[i]));
+        const auto tab = text.find('\t');
+        record_.curves[first_curve + i].link_peak = {std::stod(text.substr(0, tab)), text.substr(tab + 1)};
+      }
+    });
   }
 
   // Sizes left cost what the sizes so far cost on average, except where one repetition outlasts a
@@ -257,8 +332,11 @@ class Sweep {
   const RunOptions& options_;
   const Team& team_;
   const Clock& clock_;
-  Reporter& reporter_;
+  std::vector<Reporter*> reporters_;
+  RunGuard& guard_;
+  std::mutex& record_lock_;
   std::vector<Group> groups_;
+  std::vector<std::string> hosts_;  // every rank's, on every rank (the record has them on rank 0 only)
   Previous previous_;
   double best_rate_ = 0;  // bytes per second of one repetition, the best so far
   Progress progress_;
@@ -266,9 +344,19 @@ class Sweep {
 
 }  // namespace
 
-void run_sweep(Module& module, RunRecord& record, const Team& team, const Clock& clock, Reporter& reporter) {
-  if (team.is_root()) reporter.begin(record);
-  Sweep(module, record, team, clock, reporter).run();
+void run_sweep(const SweepParts& parts) {
+  if (parts.team.is_root()) {
+    const std::lock_guard<std::mutex> hold(parts.record_lock);
+    for (Reporter* reporter : parts.reporters) reporter->begin(parts.record);
+  }
+  Sweep(parts).run();
+}
+
+std::string describe_waits(const RunOptions& options) {
+  const std::string code = "; past it the run stops with exit code 3, saying what it waited for";
+  if (options.timeout) return "each bounded by " + format_seconds(*options.timeout) + " (--timeout)" + code;
+  return "each bounded by " + format_seconds(kBaseWaitSeconds) + " + " + std::to_string(static_cast<int>(kWaitTrials)) +
+         " x the time a trial at that size is expected to take (--timeout to fix it)" + code;
 }
 
 }  // namespace npgpu

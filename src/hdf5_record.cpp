@@ -1,6 +1,8 @@
 #include "npgpu/hdf5_record.hpp"
 
 #include <hdf5.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -302,6 +304,8 @@ void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   attribute(run, "command_line", o.command_line);
   attribute(run, "started_utc", r.started_utc);
   attribute(run, "finished_utc", r.finished_utc);
+  attribute(run, "status", r.status);
+  attribute(run, "status_reason", r.status_reason);
   attribute(run, "npgpu_version", std::string(kVersion));
   attribute(run, "timer", o.timer);
   attribute(run, "timer_description", r.timer_description);
@@ -311,6 +315,7 @@ void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   attribute(run, "timing", r.timing);
   attribute(run, "throughput_meaning", r.throughput_meaning);
   attribute(run, "buffers", r.buffers);
+  attribute(run, "waits", r.waits);
   attribute(run, "cache", std::string(o.cache == CacheState::cold ? "cold" : "warm"));
   attribute(run, "schedule", std::string(o.schedule.fac2 ? "fac2" : "netpipe"));
   attribute(run, "perturbation", o.schedule.perturbation);
@@ -350,7 +355,84 @@ fs::path directory_of(const std::string& path) {
   return parent.empty() ? fs::path(".") : parent;
 }
 
+// Whether the root of an HDF5 file says npgpu wrote it.
+bool written_by_npgpu(const std::string& path) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) return false;
+  bool ours = false;
+  if (H5Aexists(file, "schema") > 0) {
+    Handle attr(H5Aopen(file, "schema", H5P_DEFAULT), H5Aclose, "open the schema attribute");
+    Handle type = utf8_string_type();
+    char* text = nullptr;
+    if (H5Aread(attr, type, &text) >= 0 && text != nullptr) {
+      ours = std::string(text) == kSchema;
+      H5free_memory(text);
+    }
+  }
+  H5Fclose(file);
+  return ours;
+}
+
+// Writers of one directory take turns: an exclusive lock on the directory itself, so no lock
+// file is left behind, released when the writer ends however it ends.
+class DirectoryLock {
+ public:
+  explicit DirectoryLock(const fs::path& directory) : fd_(open(directory.c_str(), O_RDONLY | O_DIRECTORY)) {
+    if (fd_ < 0 || flock(fd_, LOCK_EX) != 0) throw RunError("could not lock directory " + directory.string());
+  }
+  ~DirectoryLock() { close(fd_); }
+  DirectoryLock(const DirectoryLock&) = delete;
+  DirectoryLock& operator=(const DirectoryLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+std::string host_name() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+// Copies `path` (when it exists) to a private temporary, lets `add` put one run into it, and
+// renames it over `path`: the file at `path` is either the old one or the new one, never half.
+template <typename Add>
+std::string replace_with_run_added(const std::string& path, Add add) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const DirectoryLock lock(directory_of(path));
+  const bool appending = fs::exists(path);
+  const std::string temporary = private_name(path, ".tmp");
+  try {
+    std::string name;
+    {
+      if (appending) fs::copy_file(path, temporary, fs::copy_options::overwrite_existing);
+      Handle file(appending ? H5Fopen(temporary.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)
+                            : H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                  H5Fclose, (appending ? "open " : "create ") + path);
+      if (!appending) {
+        attribute(file, "schema", std::string(kSchema));
+        attribute(file, "created_by", std::string("npgpu ") + kVersion);
+      }
+      name = next_run_name(file);
+      add(file, name);
+      check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush " + path);
+    }
+    fs::rename(temporary, path);
+    return "/runs/" + name;
+  } catch (const std::exception& failure) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw RunError(std::string(failure.what()) + " (" + path + " was left as it was)");
+  }
+}
+
 }  // namespace
+
+std::string private_name(const std::string& path, const std::string& suffix) {
+  return (directory_of(path) / ("." + fs::path(path).filename().string() + ".npgpu-" + host_name() + "-" +
+                                std::to_string(getpid()) + suffix))
+      .string();
+}
 
 void check_output_path(const std::string& path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
@@ -365,6 +447,9 @@ void check_output_path(const std::string& path) {
     throw UsageError("-o " + path + ": exists and is not a regular file; choose a new name or an npgpu HDF5 file");
   if (!is_hdf5(path))
     throw UsageError("-o " + path + ": exists and is not an HDF5 file (left untouched); choose a new name or an HDF5 file to append to");
+  if (!written_by_npgpu(path))
+    throw UsageError("-o " + path + ": an HDF5 file npgpu did not write (its root has no schema '" + kSchema +
+                     "'; left untouched); choose a new name or an npgpu record to append to");
   if (access(path.c_str(), W_OK) != 0) throw UsageError("-o " + path + ": the HDF5 file is not writable");
 }
 
@@ -376,32 +461,42 @@ std::string default_output_path(const std::string& module, const std::string& ut
 }
 
 std::string write_run(const std::string& path, const RunRecord& record) {
+  if (fs::exists(path) && !written_by_npgpu(path))
+    throw RunError(path + " is not an npgpu record (left as it was)");
+  return replace_with_run_added(path, [&](hid_t file, const std::string& name) { write_run_group(file, name, record); });
+}
+
+void write_lone_run(const std::string& path, const RunRecord& record) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  const bool appending = fs::exists(path);
-  const fs::path temporary = directory_of(path) / ("." + fs::path(path).filename().string() + ".npgpu-" +
-                                                   std::to_string(getpid()) + ".tmp");
+  const std::string temporary = path + ".next";
   try {
-    std::string name;
     {
-      if (appending) fs::copy_file(path, temporary, fs::copy_options::overwrite_existing);
-      Handle file(appending ? H5Fopen(temporary.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)
-                            : H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                  H5Fclose, (appending ? "open " : "create ") + path);
-      if (!appending) {
-        attribute(file, "schema", std::string(kSchema));
-        attribute(file, "created_by", std::string("npgpu ") + kVersion);
-      }
-      name = next_run_name(file);
-      write_run_group(file, name, record);
-      check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush " + path);
+      Handle file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create " + path);
+      attribute(file, "schema", std::string(kSchema));
+      attribute(file, "created_by", std::string("npgpu ") + kVersion);
+      write_run_group(file, "0001", record);
     }
     fs::rename(temporary, path);
-    return "/runs/" + name;
   } catch (const std::exception& failure) {
     std::error_code ignored;
     fs::remove(temporary, ignored);
-    throw RunError(std::string(failure.what()) + " (" + path + " was left as it was)");
+    throw RunError(std::string(failure.what()) + " (saving what was measured so far to " + path + ")");
   }
+}
+
+std::string adopt_run(const std::string& path, const std::string& lone_run, const std::string& reason) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  if (!written_by_npgpu(lone_run)) throw RunError(lone_run + " is not a readable npgpu record");
+  const Handle source(H5Fopen(lone_run.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open " + lone_run);
+  return replace_with_run_added(path, [&](hid_t file, const std::string& name) {
+    Handle runs = group(file, "runs");
+    check(H5Ocopy(source, "/runs/0001", runs, name.c_str(), H5P_DEFAULT, H5P_DEFAULT), "copy the run of " + lone_run);
+    Handle run(H5Gopen2(runs, name.c_str(), H5P_DEFAULT), H5Gclose, "open the adopted run");
+    check(H5Adelete(run, "status"), "replace the status");
+    check(H5Adelete(run, "status_reason"), "replace the status reason");
+    attribute(run, "status", std::string("failed"));
+    attribute(run, "status_reason", reason);
+  });
 }
 
 }  // namespace npgpu

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
 #include <ctime>
 #include <optional>
 #include <random>
@@ -17,6 +18,8 @@
 #include "npgpu/errors.hpp"
 #include "npgpu/hdf5_record.hpp"
 #include "npgpu/nvtx.hpp"
+#include "npgpu/record_writer.hpp"
+#include "npgpu/run_guard.hpp"
 
 namespace npgpu {
 namespace {
@@ -89,6 +92,7 @@ struct Plan {
   std::vector<Pattern> patterns;  // of each size
 };
 
+constexpr double kSetupWaitSeconds = 120;  // NCCL's communicator, TCP connections, IPC imports
 constexpr std::uint64_t kLatencyMatrixBytes = 8;
 constexpr std::uint64_t kThroughputMatrixBytes = 1 * MiB;
 
@@ -175,7 +179,21 @@ std::optional<std::string> on_every_rank(const Team& team, Step step) {
   return team.first_error(failure);
 }
 
-int run(const std::vector<std::string>& args, const Team& team) {
+// A measurement failed (RunError): rank 0 keeps what was finished, marked failed with why.
+void save_failed(RunRecord& record, RecordWriter& writer, std::mutex& lock, const std::string& why) {
+  const std::lock_guard<std::mutex> hold(lock);
+  record.status = "failed";
+  record.status_reason = why;
+  record.finished_utc = utc_now("%Y-%m-%dT%H:%M:%SZ");
+  try {
+    std::fprintf(stderr, "npgpu: the run failed; what it finished is in %s (%s, marked failed)\n",
+                 record.options.output.c_str(), writer.finish(record).c_str());
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "npgpu: the run failed, and what it finished could not be saved: %s\n", error.what());
+  }
+}
+
+int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard) {
   ParsedCommand command;
   try {
     command = parse_command_line(args);
@@ -215,6 +233,7 @@ int run(const std::vector<std::string>& args, const Team& team) {
   });
   if (failure) return fail(team, *failure, kExitUsage);
 
+  guard.expect(plan.options.timeout.value_or(kSetupWaitSeconds), "the other ranks while setting up module " + plan.options.module);
   failure = on_every_rank(team, [&] { module->setup({team, plan.options, plan.options.schedule.upper, plan.pairing}); });
   if (failure) return fail(team, *failure, kExitUsage);
 
@@ -234,13 +253,35 @@ int run(const std::vector<std::string>& args, const Team& team) {
   record.timing = timing_text(record.module, plan.pairing, plan.options.pattern);
   record.throughput_meaning = module->throughput_meaning(plan.options.pattern);
   record.buffers = buffers_text(plan.options, record.system.last_level_cache_bytes);
+  record.waits = describe_waits(plan.options);
+  guard.idle();
 
+  // Rank 0 keeps every finished size on disk as it goes, and the guard saves it if the run stops.
+  std::mutex record_lock;
+  std::optional<RecordWriter> writer;
   ConsoleReporter console(stdout);
-  run_sweep(*module, record, team, *clock, console);
-  record.finished_utc = utc_now("%Y-%m-%dT%H:%M:%SZ");
+  std::optional<SnapshotReporter> snapshots;
+  std::vector<Reporter*> reporters;
+  if (team.is_root()) {
+    writer.emplace(plan.options.output);
+    for (const std::string& adopted : writer->adopted())
+      std::printf("npgpu: kept in the record a run whose writer died: %s\n", adopted.c_str());
+    snapshots.emplace(*writer);
+    reporters = {&console, &*snapshots};
+    guard.protect(record, *writer, record_lock);
+  }
+  try {
+    run_sweep({*module, record, team, *clock, reporters, guard, record_lock});
+  } catch (const RunError& error) {
+    if (team.is_root()) save_failed(record, *writer, record_lock, error.what());
+    throw;
+  }
   if (!team.is_root()) return 0;
+  const std::lock_guard<std::mutex> hold(record_lock);
+  record.finished_utc = utc_now("%Y-%m-%dT%H:%M:%SZ");
+  record.status = "complete";
   console.end(record);
-  const std::string run_group = write_run(plan.options.output, record);
+  const std::string run_group = writer->finish(record);
   std::printf("  record: %s (%s)\n", plan.options.output.c_str(), run_group.c_str());
   return 0;
 }
@@ -249,12 +290,14 @@ int run(const std::vector<std::string>& args, const Team& team) {
 }  // namespace npgpu
 
 int main(int argc, char** argv) {
+  npgpu::hold_stop_signals();
   MPI_Init(&argc, &argv);
   int code = 0;
   {
     const npgpu::Team team(MPI_COMM_WORLD);
+    npgpu::RunGuard guard(team.rank());
     try {
-      code = npgpu::run(std::vector<std::string>(argv, argv + argc), team);
+      code = npgpu::run(std::vector<std::string>(argv, argv + argc), team, guard);
     } catch (const std::exception& error) {
       // A failure mid-run (corrupt data, a failed library call): a peer may be blocked waiting
       // for this rank, so the whole job stops here rather than hanging.

@@ -4,6 +4,24 @@
 
 namespace npgpu {
 
+std::vector<std::string> all_gather(MPI_Comm comm, const std::string& mine) {
+  int ranks = 0;
+  MPI_Comm_size(comm, &ranks);
+  const int length = static_cast<int>(mine.size());
+  std::vector<int> lengths(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
+  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    offsets[r] = total;
+    total += lengths[r];
+  }
+  std::vector<char> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, comm);
+  std::vector<std::string> texts;
+  for (std::size_t r = 0; r < lengths.size(); ++r) texts.emplace_back(all.data() + offsets[r], static_cast<std::size_t>(lengths[r]));
+  return texts;
+}
+
 Team::Team(MPI_Comm comm) : comm_(comm) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);

@@ -39,6 +39,7 @@ struct RunOptions {
   bool check_data = false;
   Units units = Units::decimal;
   bool nvtx = false;   // NVTX ranges around each size and trial, for Nsight Systems
+  std::optional<double> timeout;  // seconds any one wait may last; otherwise it grows with the size
   std::string output;  // empty: a new file with a default name
   std::string command_line;
 

@@ -25,11 +25,14 @@ struct RunRecord {
   std::string timing;                // who times and what one transfer is
   std::string throughput_meaning;    // what bytes a transfer counts
   std::string buffers;               // cache-cold or warm, and over how much memory
+  std::string waits;                 // how long a wait may last before the run stops
   std::vector<std::uint64_t> schedule;  // --pairs all: the matrices' sizes
   RankPairing pairing;                   // pair modules: which ranks measured together
   std::vector<Pattern> patterns;         // the pattern of each size of the schedule
   std::string started_utc;
   std::string finished_utc;
+  std::string status = "incomplete";  // complete, incomplete (interrupted) or failed, as last saved
+  std::string status_reason;          // why it is not complete
   std::vector<Curve> curves;         // complete on rank 0 only
   PairMatrix matrix;                 // --pairs all, on rank 0 only
 };

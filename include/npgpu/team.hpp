@@ -10,6 +10,9 @@
 
 namespace npgpu {
 
+// Collective over `comm`: every rank's text, in rank order, on every rank (O(N) each).
+std::vector<std::string> all_gather(MPI_Comm comm, const std::string& mine);
+
 class Team {
  public:
   explicit Team(MPI_Comm comm);

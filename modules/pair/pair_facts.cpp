@@ -6,24 +6,7 @@
 
 namespace npgpu {
 
-RankFacts gather_all(MPI_Comm comm, const std::string& mine) {
-  int ranks = 0;
-  MPI_Comm_size(comm, &ranks);
-  const int length = static_cast<int>(mine.size());
-  std::vector<int> lengths(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
-  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
-  int total = 0;
-  for (std::size_t r = 0; r < lengths.size(); ++r) {
-    offsets[r] = total;
-    total += lengths[r];
-  }
-  std::vector<char> all(static_cast<std::size_t>(total));
-  MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, comm);
-  RankFacts facts;
-  for (std::size_t r = 0; r < lengths.size(); ++r)
-    facts.emplace_back(all.data() + offsets[r], static_cast<std::size_t>(lengths[r]));
-  return facts;
-}
+RankFacts gather_all(MPI_Comm comm, const std::string& mine) { return all_gather(comm, mine); }
 
 std::string processor_name() {
   char name[MPI_MAX_PROCESSOR_NAME] = {};

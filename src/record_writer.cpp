@@ -1,0 +1,72 @@
+#include "npgpu/record_writer.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+
+#include "npgpu/hdf5_record.hpp"
+
+namespace npgpu {
+namespace fs = std::filesystem;
+namespace {
+
+// A writer's files are ".<record>.npgpu-<host>-<pid><suffix>"; the owner of one from this host
+// whose process is gone will never come back for it.
+struct LeftOver {
+  fs::path file;
+  bool lone_run;
+  long pid;
+};
+
+std::vector<LeftOver> dead_writers_files(const std::string& path) {
+  const std::string mine = private_name(path, "");
+  const std::string prefix = mine.substr(0, mine.rfind('-') + 1);  // up to "<host>-"
+  const fs::path directory = fs::path(prefix).parent_path();
+  const std::string stem = fs::path(prefix).filename().string();
+  std::vector<LeftOver> found;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(directory.empty() ? "." : directory, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(stem, 0) != 0) continue;
+    std::size_t digits = 0;
+    const long pid = std::strtol(name.c_str() + stem.size(), nullptr, 10);
+    while (stem.size() + digits < name.size() && std::isdigit(static_cast<unsigned char>(name[stem.size() + digits]))) ++digits;
+    const std::string suffix = name.substr(stem.size() + digits);
+    if (digits == 0 || (suffix != ".run" && suffix != ".tmp" && suffix != ".run.next")) continue;
+    if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    found.push_back({entry.path(), suffix == ".run", pid});
+  }
+  return found;
+}
+
+}  // namespace
+
+RecordWriter::RecordWriter(std::string path) : path_(std::move(path)), lone_run_(private_name(path_, ".run")) {
+  for (const LeftOver& left : dead_writers_files(path_)) {
+    if (left.lone_run) {
+      try {
+        adopted_.push_back(adopt_run(path_, left.file.string(),
+                                     "the writer (process " + std::to_string(left.pid) +
+                                         ") stopped before the run ended; the sizes it had finished are kept") +
+                           " (from " + left.file.filename().string() + ")");
+      } catch (const std::exception&) {
+        // Killed while it was first being written: nothing of it can be read, nothing to keep.
+      }
+    }
+    std::error_code ignored;
+    fs::remove(left.file, ignored);
+  }
+}
+
+void RecordWriter::snapshot(const RunRecord& record) { write_lone_run(lone_run_, record); }
+
+std::string RecordWriter::finish(const RunRecord& record) {
+  const std::string group = write_run(path_, record);
+  std::error_code ignored;
+  fs::remove(lone_run_, ignored);
+  return group;
+}
+
+}  // namespace npgpu
