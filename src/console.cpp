@@ -51,7 +51,8 @@ std::string pairs_line(const RunRecord& r) {
     for (std::size_t i = 0; i < r.schedule.size(); ++i)
       sizes += (i ? ", " : "") + format_bytes(r.schedule[i]) + " " + pattern_name(r.patterns[i]);
     return describe(p) + ": every ordered pair on mpiGraph's shift schedule, " + std::to_string(pairing_steps(p).size()) +
-           " steps; in step k each rank sends to rank + k and answers rank - k, all at once; sizes " + sizes +
+           " steps; shift k's pairs r -> r + k measured in two or three steps, every other rank of each cycle "
+           "sending, so no rank sends and receives at once; sizes " + sizes +
            " (pingpong: latency, stream: throughput)";
   }
   const PairStep step = pairing_steps(p).front();

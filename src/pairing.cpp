@@ -51,6 +51,21 @@ std::vector<int> shifts(const RankPairing& pairing) {
   return all;
 }
 
+// The shift r -> r + shift is gcd(n, shift) cycles of n / gcd ranks. Each rank of a cycle sends to
+// the next; every other rank sends in a phase, so nobody sends and receives at once (an odd cycle
+// needs a third phase for its last rank).
+std::vector<std::vector<int>> shift_phases(int n, int shift) {
+  const int cycles = std::gcd(n, shift);
+  const int length = n / cycles;
+  std::vector<std::vector<int>> phases(length % 2 == 0 ? 2 : 3);
+  for (int start = 0; start < cycles; ++start)
+    for (int position = 0, rank = start; position < length; ++position, rank = (rank + shift) % n) {
+      const bool odd_cycles_last = length % 2 != 0 && position == length - 1;
+      phases[odd_cycles_last ? 2 : static_cast<std::size_t>(position % 2)].push_back(rank);
+    }
+  return phases;
+}
+
 }  // namespace
 
 RankPairing parse_rank_pairing(const std::string& text, int ranks, std::uint64_t sample, std::uint64_t seed) {
@@ -123,13 +138,13 @@ std::vector<PairStep> pairing_steps(const RankPairing& pairing) {
   }
   std::vector<PairStep> steps;
   for (int shift : shifts(pairing)) {
-    PairStep s = step();
-    s.shift = shift;
-    for (int rank = 0; rank < n; ++rank) {
-      s.peers[static_cast<std::size_t>(rank)] = {(rank + shift) % n, (rank - shift + n) % n};
-      s.timers.push_back(rank);
+    for (const std::vector<int>& senders : shift_phases(n, shift)) {
+      PairStep s = step();
+      s.shift = shift;
+      for (int rank : senders) pair(s, rank, (rank + shift) % n);
+      std::sort(s.timers.begin(), s.timers.end());
+      steps.push_back(std::move(s));
     }
-    steps.push_back(std::move(s));
   }
   return steps;
 }

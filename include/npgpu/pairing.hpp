@@ -13,7 +13,7 @@ namespace npgpu {
 // Whom a pair module's rank talks to in one step of the pairing. It starts each exchange with `to`
 // (sends the ping, the window, its half of bidir) and times it; it answers `from` (echoes the ping,
 // acknowledges the window, sends the other half of bidir). -1: no such peer. In a pair the first
-// rank has only `to`, the second only `from`; in a step of the all-pairs shift every rank has both.
+// rank has only `to`, the second only `from`, and so has each rank in a step of --pairs all.
 struct Peers {
   int to = -1;
   int from = -1;
@@ -50,9 +50,10 @@ struct PairStep {
   std::vector<int> timers;   // ranks whose timings are kept, in rank order
 };
 
-// one_pair and halves: one step. all: one step per shift, 1..N-1 in order, or `sample` shifts
-// drawn with `seed` (every rank then sees the same number of partners, and every step is still a
-// permutation, so no rank sends or receives twice at once).
+// one_pair and halves: one step. all: for each shift, 1..N-1 in order or `sample` shifts drawn
+// with `seed` (every rank then sees the same number of partners), two steps (three where the
+// shift's cycles are odd) in which every other rank of each cycle sends to rank + shift: no rank
+// sends and receives at once, so a slow link delays only its own cell, never the cycle it is on.
 std::vector<PairStep> pairing_steps(const RankPairing& pairing);
 
 // Every rank `rank` exchanges messages with in some step, in rank order: the connections and

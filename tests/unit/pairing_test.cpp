@@ -40,43 +40,58 @@ TEST(Pairing, HalvesPairRankIWithIPlusHalf) {
   EXPECT_EQ(partners(pairing, 4), std::vector<int>{1});
 }
 
-TEST(Pairing, AllIsMpiGraphsShiftScheduleCoveringEveryOrderedPairOnce) {
-  const int n = 5;
+// Every ordered pair once, each in a step of its shift, and no rank both sending and receiving in a
+// step (a slow link would otherwise hold up every link of its cycle).
+void expect_shift_schedule(int n, std::size_t steps_expected) {
   const std::vector<PairStep> steps = pairing_steps(parse_rank_pairing("all", n, 0, 0));
-  ASSERT_EQ(steps.size(), static_cast<std::size_t>(n - 1));
+  EXPECT_EQ(steps.size(), steps_expected) << n << " ranks";
   std::set<std::pair<int, int>> cells;
   for (const PairStep& step : steps) {
-    std::set<int> receivers;
+    std::set<int> busy;
     for (int rank = 0; rank < n; ++rank) {
       const Peers& peers = step.peers[static_cast<std::size_t>(rank)];
+      if (peers.to < 0) continue;
       EXPECT_EQ(peers.to, (rank + step.shift) % n);
-      EXPECT_EQ(peers.from, (rank - step.shift + n) % n);
       EXPECT_EQ(step.peers[static_cast<std::size_t>(peers.to)].from, rank) << "what one sends, the other answers";
-      receivers.insert(peers.to);
-      cells.insert({rank, peers.to});
+      EXPECT_LT(peers.from, 0) << "rank " << rank << " sends and receives at once";
+      EXPECT_TRUE(busy.insert(rank).second && busy.insert(peers.to).second) << "nobody in two pairs at once";
+      EXPECT_TRUE(cells.insert({rank, peers.to}).second) << rank << "->" << peers.to << " measured twice";
     }
-    EXPECT_EQ(receivers.size(), static_cast<std::size_t>(n)) << "a permutation: nobody receives twice at once";
+    EXPECT_FALSE(step.timers.empty());
+    for (int timer : step.timers) EXPECT_GE(step.peers[static_cast<std::size_t>(timer)].to, 0) << "senders time";
   }
-  EXPECT_EQ(cells.size(), static_cast<std::size_t>(n * (n - 1)));
-  EXPECT_EQ(partners(parse_rank_pairing("all", n, 0, 0), 0), (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(cells.size(), static_cast<std::size_t>(n * (n - 1))) << n << " ranks";
+}
+
+TEST(Pairing, AllIsMpiGraphsShiftScheduleCoveringEveryOrderedPairOnce) {
+  expect_shift_schedule(2, 2);      // 0->1, then 1->0
+  expect_shift_schedule(4, 3 * 2);  // every shift's cycles are even: two steps each
+  expect_shift_schedule(5, 4 * 3);  // one odd cycle of 5 per shift: a third step for its last rank
+  expect_shift_schedule(6, 2 + 3 + 2 + 3 + 2);  // shifts 2 and 4 are two cycles of 3
+  expect_shift_schedule(8, 7 * 2);
+  EXPECT_EQ(partners(parse_rank_pairing("all", 5, 0, 0), 0), (std::vector<int>{1, 2, 3, 4}));
+}
+
+std::set<int> shifts_of(const std::vector<PairStep>& steps) {
+  std::set<int> shifts;
+  for (const PairStep& step : steps) shifts.insert(step.shift);
+  return shifts;
 }
 
 TEST(Pairing, SampleDrawsTheSameShiftsForTheSameSeed) {
   const RankPairing a = parse_rank_pairing("all", 9, 3, 42);
-  const std::vector<PairStep> steps = pairing_steps(a);
-  ASSERT_EQ(steps.size(), 3u);
-  std::vector<int> shifts;
-  for (const PairStep& step : steps) shifts.push_back(step.shift);
-  std::vector<int> again;
-  for (const PairStep& step : pairing_steps(parse_rank_pairing("all", 9, 3, 42))) again.push_back(step.shift);
-  EXPECT_EQ(shifts, again) << "every rank computes the same partners";
+  const std::set<int> shifts = shifts_of(pairing_steps(a));
+  ASSERT_EQ(shifts.size(), 3u);
+  EXPECT_EQ(shifts, shifts_of(pairing_steps(parse_rank_pairing("all", 9, 3, 42)))) << "every rank computes the same partners";
   for (int shift : shifts) EXPECT_TRUE(shift >= 1 && shift <= 8);
-  std::set<std::vector<int>> draws;
-  for (std::uint64_t seed = 0; seed < 20; ++seed) {
-    std::vector<int> drawn;
-    for (const PairStep& step : pairing_steps(parse_rank_pairing("all", 9, 3, seed))) drawn.push_back(step.shift);
-    draws.insert(drawn);
+  for (int rank = 0; rank < 9; ++rank) {
+    std::set<int> sends_to;
+    for (const PairStep& step : pairing_steps(a))
+      if (const int to = step.peers[static_cast<std::size_t>(rank)].to; to >= 0) sends_to.insert(to);
+    EXPECT_EQ(sends_to.size(), 3u) << "rank " << rank << " sends to 3 partners";
   }
+  std::set<std::set<int>> draws;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) draws.insert(shifts_of(pairing_steps(parse_rank_pairing("all", 9, 3, seed))));
   EXPECT_GT(draws.size(), 5u) << "seeds draw different partners";
   EXPECT_EQ(describe(a), "all, sampled 3 of 8 partners (seed 42)");
 }
