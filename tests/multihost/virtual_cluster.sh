@@ -12,6 +12,7 @@
 #          env          sourceable: VC_HOSTS (host names, in order), VC_NETNS, VC_ADDRESSES,
 #                       VC_SUBNET, VC_RATES_MBIT, VC_MPIRUN_ARGS (an array)
 #          hostfile     one line per host, slots=1: rank i runs on host i+1
+#          hosts        one line per host, for programs: NAME ADDRESS RATE_MBIT
 #          on           `DIR/on HOST COMMAND [ARGS...]` runs a command on a host
 #          rsh-agent    what Open MPI's rsh launcher calls (`rsh-agent HOST WORDS...`, as ssh);
 #                       every call is logged to DIR/agent.log
@@ -19,7 +20,8 @@
 # down   removes everything `up` made for DIR (namespaces, links, bridge, queues) and the processes
 #        left inside them; safe to repeat, and after an `up` that failed halfway.
 # run    up in a fresh folder, COMMAND with VC_DIR set to it, down; always torn down, also on
-#        failure, Ctrl-C or SIGTERM. Exits with COMMAND's status.
+#        failure, Ctrl-C or SIGTERM. Exits with COMMAND's status, or 77 (after `usable`'s line)
+#        where no cluster can be built here.
 # usable exits 0 if this machine can build one (root, `ip netns`, veth, bridge, tbf), else prints
 #        why on one line and exits 77 (CTest's skip code).
 #
@@ -35,9 +37,11 @@ set -euo pipefail
 
 readonly SUBNET_PREFIX=10.77.0 SUBNET=10.77.0.0/24
 readonly MTU=9000
-# tbf: 64 KiB of burst rides over timer lateness on busy cores (1.3 ms at 400 Mbit/s) and is under
-# 1% of a 10 MB transfer; 50 ms of queue holds what TCP has in flight at these rates.
-readonly TBF_BURST=64kb
+# tbf's bucket: tokens past it are lost, so it must outlast the timer's lateness on busy cores,
+# or the link runs under its rate (64 KiB, one GSO packet, gave 0.90 R at 400 Mbit/s under load;
+# 256 KiB, 5 ms at 400 Mbit/s, gives 0.98 R). A transfer that starts idle gets it on top: under
+# 1% of 32 MB. 50 ms of queue holds what TCP has in flight at these rates.
+readonly TBF_BURST=256kb
 readonly TBF_LATENCY=50ms
 
 die() {
@@ -167,7 +171,9 @@ cmd_up() {
     shell_array VC_RATES_MBIT "${rates[@]}"
     echo "VC_SWITCH_NETNS=$switch"
     echo "VC_SUBNET=$SUBNET"
-    shell_array VC_MPIRUN_ARGS --hostfile "$dir/hostfile" --mca plm_rsh_agent "$dir/rsh-agent" --mca btl tcp,self \
+    # mpirun itself starts every orted (no tree spawn), so each goes through rsh-agent from host 1.
+    shell_array VC_MPIRUN_ARGS --hostfile "$dir/hostfile" --mca plm_rsh_agent "$dir/rsh-agent" \
+      --mca plm_rsh_no_tree_spawn 1 --mca btl tcp,self \
       --mca btl_tcp_if_include "$SUBNET" --mca oob_tcp_if_include "$SUBNET"
   } >"$dir/env"
 
@@ -186,6 +192,7 @@ cmd_up() {
     tc -n "$ns" qdisc add dev "$host_end" root tbf rate "$rate" burst "$TBF_BURST" latency "$TBF_LATENCY"
     tc -n "$switch" qdisc add dev "$switch_end" root tbf rate "$rate" burst "$TBF_BURST" latency "$TBF_LATENCY"
     echo "${names[h - 1]} slots=1"
+    echo "${names[h - 1]} ${addresses[h - 1]} ${rates[h - 1]}" >>"$dir/hosts"
   done >"$dir/hostfile"
   write_helpers "$dir" "${names[0]}"
 }
@@ -204,7 +211,7 @@ cmd_down() {
     for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
     ip netns delete "$ns" 2>/dev/null || true
   done
-  rm -f "$dir/env" "$dir/hostfile" "$dir/on" "$dir/rsh-agent" "$dir/mpirun"
+  rm -f "$dir/env" "$dir/hostfile" "$dir/hosts" "$dir/on" "$dir/rsh-agent" "$dir/mpirun"
 }
 
 # What to undo on exit: the cluster being made (or run's), run's folder, run's command.
@@ -232,6 +239,7 @@ cmd_run() {
   (($# >= 2)) || usage
   shift
   link_rates "${spec[@]}" >/dev/null
+  cmd_usable
   temporary=$(mktemp -d "${TMPDIR:-/tmp}/virtual-cluster.XXXXXX")
   cmd_up "$temporary" "${spec[@]}"
   VC_DIR=$temporary "$@" &
