@@ -10,13 +10,15 @@
 #        directions) except host number SLOW_HOST (1-based), limited to SLOW_RATE_MBIT; writes into
 #        DIR (created if missing):
 #          env          sourceable: VC_HOSTS (host names, in order), VC_NETNS, VC_ADDRESSES,
-#                       VC_SUBNET, VC_RATES_MBIT, VC_MPIRUN_ARGS (an array)
+#                       VC_RATES_MBIT, VC_SWITCH_NETNS, VC_SUBNET, VC_MPIRUN_ARGS (arrays)
 #          hostfile     one line per host, slots=1: rank i runs on host i+1
 #          hosts        one line per host, for programs: NAME ADDRESS RATE_MBIT
 #          on           `DIR/on HOST COMMAND [ARGS...]` runs a command on a host
 #          rsh-agent    what Open MPI's rsh launcher calls (`rsh-agent HOST WORDS...`, as ssh);
 #                       every call is logged to DIR/agent.log
 #          mpirun       `DIR/mpirun -np 4 npgpu ...`: mpirun on the first host, across the cluster
+#                       (as root, with OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+#                       exported, as scripts/mpi-env.sh does)
 # down   removes everything `up` made for DIR (namespaces, links, bridge, queues) and the processes
 #        left inside them; safe to repeat, and after an `up` that failed halfway.
 # run    up in a fresh folder, COMMAND with VC_DIR set to it, down; always torn down, also on
