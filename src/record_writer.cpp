@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <filesystem>
 
+#include "npgpu/errors.hpp"
 #include "npgpu/hdf5_record.hpp"
 
 namespace npgpu {
@@ -63,9 +64,18 @@ RecordWriter::RecordWriter(std::string path) : path_(std::move(path)), lone_run_
 void RecordWriter::snapshot(const RunRecord& record) { write_lone_run(lone_run_, record); }
 
 std::string RecordWriter::finish(const RunRecord& record) {
-  const std::string group = write_run(path_, record);
+  if (!group_.empty()) return group_;  // a stop right after the run saved itself adds no copy
+  std::string group;
+  try {
+    group = write_run(path_, record);
+  } catch (const RunError& error) {
+    // A full disk, say: the lone-run file still holds every finished size; say where.
+    throw RunError(std::string(error.what()) + "; the run's finished sizes are kept in " + lone_run_ +
+                   ", which the next run writing to " + path_ + " adds to it");
+  }
   std::error_code ignored;
   fs::remove(lone_run_, ignored);
+  group_ = group;
   return group;
 }
 
