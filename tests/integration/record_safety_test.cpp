@@ -91,22 +91,22 @@ int campaign_kills() {
   return given ? std::stoi(given) : 200;
 }
 
-// One unkilled run: how long it takes, and when it starts adding its run to the record.
+// Where a run is: its final write starts once the console has printed the summary.
+bool summary_printed(const BackgroundCommand& run) { return run.out_so_far().find("\nSummary (") != std::string::npos; }
+
+// One unkilled run: how long it takes, and how long its final write (summary to exit) takes.
 struct RunTimes {
   double total = 0;
-  double record_write = 0;
+  double final_write = 0;
 };
 
 RunTimes time_one_run(const std::string& record) {
   const auto start = Clock::now();
   BackgroundCommand run(quick_memcpy(record));
-  RunTimes times;
-  const bool seen = poll_until([&] { return phase_of(record, run.pid()) == Phase::record_write; }, Seconds(120));
-  times.record_write = Seconds(Clock::now() - start).count();
-  EXPECT_TRUE(seen) << "never saw the final write";
+  EXPECT_TRUE(poll_until([&] { return summary_printed(run); }, Seconds(120))) << "never saw the summary";
+  const auto summary = Clock::now();
   EXPECT_EQ(run.wait().exit_code, 0);
-  times.total = Seconds(Clock::now() - start).count();
-  return times;
+  return {Seconds(Clock::now() - start).count(), Seconds(Clock::now() - summary).count()};
 }
 
 struct Tally {
@@ -117,15 +117,16 @@ struct Tally {
 
 constexpr Seconds kKilledRunEnds{30};
 
-// Starts `argv`, SIGKILLs the process `writer_of` names after `delay`, and notes where it was.
-template <typename WriterOf>
+// Starts `argv`, SIGKILLs the process `writer_of` names `delay` after `from` holds (a moment
+// measured from an event, not a synchronisation), and notes where it was.
+template <typename WriterOf, typename From>
 void kill_writer(const std::vector<std::string>& argv, const std::string& record, Seconds delay, WriterOf writer_of,
-                 Tally& tally) {
-  const auto start = Clock::now();
+                 From from, Tally& tally) {
   BackgroundCommand run(argv);
   pid_t writer = -1;
   poll_until([&] { return (writer = writer_of(run)) > 0 || run.wait_for(Seconds(0)); }, Seconds(60));
-  std::this_thread::sleep_until(start + delay);  // the kill's moment, not a synchronisation
+  poll_until([&] { return from(run) || run.wait_for(Seconds(0)); }, Seconds(120));
+  std::this_thread::sleep_for(delay);
   const Phase phase = writer > 0 ? phase_of(record, writer) : Phase::ended;
   if (writer <= 0 || kill(writer, SIGKILL) != 0) {
     ++tally.finished_first;
@@ -144,18 +145,24 @@ TEST(RecordSafety, WriterKilledAtRandomMomentsNeverDamagesEarlierRuns) {
   const auto before = runs_of(record);
   const RunTimes times = time_one_run(record);
   const unsigned seed = campaign_seed();
-  std::printf("[ campaign ] NPGPU_KILL_SEED=%u; an unkilled run takes %.3f s, its final write starts at %.3f s\n", seed,
-              times.total, times.record_write);
+  std::printf("[ campaign ] NPGPU_KILL_SEED=%u; an unkilled run takes %.3f s, its final write %.3f s\n", seed,
+              times.total, times.final_write);
   std::mt19937 random(seed);
-  // Half the kill times spread over the whole run, half over its final write, which is short.
-  std::uniform_real_distribution<double> whole(0, times.total), final_write(times.record_write * 0.95, times.total);
+  // Half the kills spread over the whole run from its start, half over its final write from the
+  // summary: that write is short, and when it starts varies with the machine's load.
+  std::uniform_real_distribution<double> whole(0, times.total), final_write(0, times.final_write);
+  const auto from_start = [](const BackgroundCommand&) { return true; };
 
   Tally tally;
   const auto campaign_start = Clock::now();
   const int kills = campaign_kills();
   for (int i = 0; i < kills; ++i) {
-    const Seconds delay((i % 2 ? final_write : whole)(random));
-    kill_writer(quick_memcpy(record), record, delay, [](const BackgroundCommand& run) { return run.pid(); }, tally);
+    const auto alone = [](const BackgroundCommand& run) { return run.pid(); };
+    if (i % 2) {
+      kill_writer(quick_memcpy(record), record, Seconds(final_write(random)), alone, summary_printed, tally);
+    } else {
+      kill_writer(quick_memcpy(record), record, Seconds(whole(random)), alone, from_start, tally);
+    }
     expect_runs_unchanged(record, before, "after kill " + std::to_string(i));
     if (HasFailure()) return;
   }
@@ -168,7 +175,7 @@ TEST(RecordSafety, WriterKilledAtRandomMomentsNeverDamagesEarlierRuns) {
   std::uniform_real_distribution<double> pair_run(0, Seconds(Clock::now() - pair_start).count());
   for (int i = 0; i < 5; ++i) {
     kill_writer(pair, record, Seconds(pair_run(random)), [](const BackgroundCommand& run) { return rank_process(run.pid(), 0); },
-                tally);
+                from_start, tally);
     expect_runs_unchanged(record, before, "after a two-rank kill");
   }
   std::printf("[ campaign ] %d kills in %.1f s: %d measuring, %d writing the lone-run file, %d adding a run to the record; "
