@@ -64,10 +64,9 @@ RecordWriter::RecordWriter(std::string path) : path_(std::move(path)), lone_run_
 void RecordWriter::snapshot(const RunRecord& record) { write_lone_run(lone_run_, record); }
 
 std::string RecordWriter::finish(const RunRecord& record) {
-  if (!group_.empty()) return group_;  // a stop right after the run saved itself adds no copy
-  std::string group;
+  if (!finished_group_.empty()) return finished_group_;
   try {
-    group = write_run(path_, record);
+    finished_group_ = write_run(path_, record);
   } catch (const RunError& error) {
     // A full disk, say: the lone-run file still holds every finished size; say where.
     throw RunError(std::string(error.what()) + "; the run's finished sizes are kept in " + lone_run_ +
@@ -75,8 +74,7 @@ std::string RecordWriter::finish(const RunRecord& record) {
   }
   std::error_code ignored;
   fs::remove(lone_run_, ignored);
-  group_ = group;
-  return group;
+  return finished_group_;
 }
 
 }  // namespace npgpu
