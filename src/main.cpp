@@ -260,6 +260,7 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
   // Rank 0 keeps every finished size on disk as it goes, and the guard saves it if the run stops.
   std::mutex record_lock;
   std::optional<RecordWriter> writer;
+  std::optional<GuardedRecord> guarded;  // goes before the record and the writer it points at
   ConsoleReporter console(stdout);
   std::optional<SnapshotReporter> snapshots;
   std::vector<Reporter*> reporters;
@@ -269,7 +270,7 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
       std::printf("npgpu: kept in the record a run whose writer died: %s\n", adopted.c_str());
     snapshots.emplace(*writer);
     reporters = {&console, &*snapshots};
-    guard.protect(record, *writer, record_lock);
+    guarded.emplace(guard, record, *writer, record_lock);
   }
   try {
     run_sweep({*module, record, team, *clock, reporters, guard, record_lock});

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <filesystem>
 
+#include "npgpu/errors.hpp"
 #include "npgpu/hdf5_record.hpp"
 
 namespace npgpu {
@@ -64,7 +65,13 @@ void RecordWriter::snapshot(const RunRecord& record) { write_lone_run(lone_run_,
 
 std::string RecordWriter::finish(const RunRecord& record) {
   if (!finished_group_.empty()) return finished_group_;
-  finished_group_ = write_run(path_, record);
+  try {
+    finished_group_ = write_run(path_, record);
+  } catch (const RunError& error) {
+    // A full disk, say: the lone-run file still holds every finished size; say where.
+    throw RunError(std::string(error.what()) + "; the run's finished sizes are kept in " + lone_run_ +
+                   ", which the next run writing to " + path_ + " adds to it");
+  }
   std::error_code ignored;
   fs::remove(lone_run_, ignored);
   return finished_group_;

@@ -50,6 +50,13 @@ void RunGuard::protect(RunRecord& record, RecordWriter& writer, std::mutex& lock
   record_lock_ = &lock;
 }
 
+void RunGuard::forget() {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  record_ = nullptr;
+  writer_ = nullptr;
+  record_lock_ = nullptr;
+}
+
 void RunGuard::expect(double seconds, std::string waiting_for) {
   const std::lock_guard<std::mutex> hold(mutex_);
   deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -78,11 +85,11 @@ void RunGuard::watch() {
     const int signal = sigtimedwait(&set, &info, &tick);
     if (signal == SIGTERM || signal == SIGINT) {
       const std::string name = signal == SIGTERM ? "SIGTERM" : "SIGINT";
-      // mpirun stops the whole job as soon as one rank exits: the others give rank 0, which got the
-      // same signal, a moment to save before they go.
-      if (rank_ != 0) std::this_thread::sleep_for(kSaveGrace);
-      stop(kExitInterrupted, "interrupted by " + name, "incomplete",
-           "interrupted by " + name + (signal == SIGTERM ? " (a batch system's time limit, or mpirun stopping the job)" : ""));
+      // mpirun also SIGTERMs the survivors when a rank dies: what each one waited for names the
+      // rank that is gone.
+      const std::string line = "interrupted by " + name + waiting_text();
+      stop(kExitInterrupted, line, "incomplete",
+           line + (signal == SIGTERM ? " (a batch system's time limit, or mpirun stopping the job)" : ""));
     }
     std::unique_lock<std::mutex> hold(mutex_);
     if (!armed_ || std::chrono::steady_clock::now() < deadline_) continue;
@@ -96,15 +103,23 @@ void RunGuard::watch() {
   }
 }
 
+std::string RunGuard::waiting_text() {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  return armed_ ? " while waiting for " + waiting_for_ : std::string();
+}
+
 void RunGuard::stop(int code, const std::string& line, const std::string& status, const std::string& reason) {
   std::string saved;
+  // Held until the process exits, so that forget() cannot return while the record is being saved.
   mutex_.lock();
   RunRecord* record = record_;
   RecordWriter* writer = writer_;
   std::mutex* record_lock = record_lock_;
-  mutex_.unlock();
+  // Held until the process exits: the run adds no size after the save (the console would show a
+  // size the record lacks).
+  std::unique_lock<std::mutex> hold_record;
   if (record != nullptr) {
-    const std::lock_guard<std::mutex> hold(*record_lock);
+    hold_record = std::unique_lock<std::mutex>(*record_lock);
     record->status = status;
     record->status_reason = reason;
     try {
@@ -117,6 +132,9 @@ void RunGuard::stop(int code, const std::string& line, const std::string& status
   std::fprintf(stderr, "npgpu: rank %d: %s%s\n", rank_, line.c_str(), saved.c_str());
   std::fflush(stderr);
   std::fflush(stdout);
+  // mpirun stops the whole job as soon as one rank exits: the others, having said why they stop,
+  // give rank 0, which got the same signal, a moment to save before they go.
+  if (code == kExitInterrupted && rank_ != 0) std::this_thread::sleep_for(kSaveGrace);
   _exit(code);
 }
 

@@ -31,7 +31,9 @@ class RunGuard {
   RunGuard& operator=(const RunGuard&) = delete;
 
   // Rank 0: what to save if the run is stopped. `lock` guards the record while the run changes it.
+  // forget() before they go (GuardedRecord does): a signal after the run left must not reach them.
   void protect(RunRecord& record, RecordWriter& writer, std::mutex& lock);
+  void forget();
 
   // The next wait must end within `seconds`; `waiting_for` says what it waits for, in words
   // ("rank 1 (host b) in a trial of mpi, pingpong, 1 MiB"). Replaces the previous bound.
@@ -43,6 +45,7 @@ class RunGuard {
 
  private:
   void watch();
+  std::string waiting_text();  // " while waiting for ...", or nothing between waits
   [[noreturn]] void stop(int code, const std::string& line, const std::string& status, const std::string& reason);
 
   int rank_;
@@ -57,6 +60,20 @@ class RunGuard {
   std::mutex* record_lock_ = nullptr;
   std::atomic<bool> done_{false};
   std::thread thread_;
+};
+
+// Rank 0's record, saved by the guard if the run is stopped while this object lives.
+class GuardedRecord {
+ public:
+  GuardedRecord(RunGuard& guard, RunRecord& record, RecordWriter& writer, std::mutex& lock) : guard_(guard) {
+    guard_.protect(record, writer, lock);
+  }
+  ~GuardedRecord() { guard_.forget(); }
+  GuardedRecord(const GuardedRecord&) = delete;
+  GuardedRecord& operator=(const GuardedRecord&) = delete;
+
+ private:
+  RunGuard& guard_;
 };
 
 }  // namespace npgpu

@@ -1,5 +1,6 @@
 #include "support/command.hpp"
 
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 extern char** environ;
 
@@ -23,14 +25,31 @@ std::string slurp(const std::filesystem::path& path) {
   return text.str();
 }
 
+// The parent of a process, from /proc/PID/stat ("pid (name) state ppid ..."); 0 when it is gone.
+pid_t parent_of(pid_t pid) {
+  const std::string stat = slurp("/proc/" + std::to_string(pid) + "/stat");
+  const std::size_t name_end = stat.rfind(')');
+  if (name_end == std::string::npos) return 0;
+  std::istringstream rest(stat.substr(name_end + 1));
+  std::string state;
+  pid_t parent = 0;
+  rest >> state >> parent;
+  return parent;
+}
+
+bool descends_from(pid_t pid, pid_t ancestor) {
+  for (pid_t up = parent_of(pid); up > 1; up = parent_of(up))
+    if (up == ancestor) return true;
+  return false;
+}
+
 }  // namespace
 
-CommandResult run_command(const std::vector<std::string>& argv, const std::filesystem::path& directory) {
+BackgroundCommand::BackgroundCommand(const std::vector<std::string>& argv, const std::filesystem::path& directory) {
   // Open MPI refuses to start as root unless told it may; CI runs as root.
   setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
   setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
-  TempDir capture;
-  const std::string out = capture.file("stdout"), err = capture.file("stderr");
+  const std::string out = capture_.file("stdout"), err = capture_.file("stderr");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -41,14 +60,70 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::files
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  // A process group of its own, as a shell's job: a Ctrl-C reaches all of it, and so does the
+  // final SIGKILL (a stopped rank included).
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  const int spawned = posix_spawnp(&pid_, args[0], &actions, &attributes, args.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   std::filesystem::current_path(previous);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) throw std::runtime_error("cannot start " + argv[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), slurp(out), slurp(err)};
+}
+
+BackgroundCommand::~BackgroundCommand() {
+  kill(-pid_, SIGKILL);
+  if (!result_) waitpid(pid_, nullptr, 0);
+}
+
+void BackgroundCommand::interrupt() const { kill(-pid_, SIGINT); }
+
+std::string BackgroundCommand::out_so_far() const { return slurp(capture_.path() / "stdout"); }
+
+std::optional<CommandResult> BackgroundCommand::wait_for(std::chrono::duration<double> within) {
+  poll_until([&] {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) != pid_) return false;
+    result_ = CommandResult{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+                            slurp(capture_.path() / "stdout"), slurp(capture_.path() / "stderr")};
+    return true;
+  }, within);
+  return result_;
+}
+
+CommandResult BackgroundCommand::wait() {
+  while (!wait_for(std::chrono::hours(1))) {
+  }
+  return *result_;
+}
+
+CommandResult run_command(const std::vector<std::string>& argv, const std::filesystem::path& directory) {
+  return BackgroundCommand(argv, directory).wait();
+}
+
+bool poll_until(const std::function<bool()>& condition, std::chrono::duration<double> within) {
+  const auto deadline = std::chrono::steady_clock::now() + within;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
+}
+
+pid_t rank_process(pid_t launcher, int rank) {
+  const std::string wanted = "OMPI_COMM_WORLD_RANK=" + std::to_string(rank);
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const pid_t pid = std::stoi(name);
+    if (!descends_from(pid, launcher)) continue;
+    std::istringstream environment(slurp(entry.path() / "environ"));
+    for (std::string variable; std::getline(environment, variable, '\0');)
+      if (variable == wanted) return pid;
+  }
+  return -1;
 }
 
 std::vector<std::string> mpirun_npgpu(int ranks, const std::vector<std::string>& mca) {

@@ -1,6 +1,11 @@
 #pragma once
 // Runs npgpu the way a user does (under a real mpirun) and keeps what it printed.
+#include <sys/types.h>
+
+#include <chrono>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,15 +16,6 @@ struct CommandResult {
   std::string out;
   std::string err;
 };
-
-// Runs argv in `directory` (the current one when empty), waiting for it to end.
-CommandResult run_command(const std::vector<std::string>& argv, const std::filesystem::path& directory = {});
-
-// "mpirun -np N [--mca name value ...] npgpu", ready for npgpu's own arguments. Works as root too.
-std::vector<std::string> mpirun_npgpu(int ranks, const std::vector<std::string>& mca = {});
-
-// Fast sweep settings for tests: small sizes, short trials.
-std::vector<std::string> quick_sweep(const std::string& upper = "64K");
 
 // A fresh empty directory, removed when the object goes away.
 class TempDir {
@@ -32,6 +28,46 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// A command started in the background, in a process group of its own, its output going to files
+// that can be read as it runs (to see how far it got); the group is SIGKILLed when the object goes
+// away.
+class BackgroundCommand {
+ public:
+  // Starts argv in `directory` (the current one when empty).
+  explicit BackgroundCommand(const std::vector<std::string>& argv, const std::filesystem::path& directory = {});
+  ~BackgroundCommand();
+  BackgroundCommand(const BackgroundCommand&) = delete;
+  BackgroundCommand& operator=(const BackgroundCommand&) = delete;
+
+  pid_t pid() const { return pid_; }
+  void interrupt() const;  // SIGINT to the whole group, as Ctrl-C in a terminal
+  std::string out_so_far() const;
+  // Waits for the command to end; nothing when it is still running after `within`.
+  std::optional<CommandResult> wait_for(std::chrono::duration<double> within);
+  CommandResult wait();
+
+ private:
+  TempDir capture_;
+  pid_t pid_ = -1;
+  std::optional<CommandResult> result_;
+};
+
+// Runs argv in `directory` (the current one when empty), waiting for it to end.
+CommandResult run_command(const std::vector<std::string>& argv, const std::filesystem::path& directory = {});
+
+// Polls `condition` every few milliseconds; whether it held within `within`.
+bool poll_until(const std::function<bool()>& condition, std::chrono::duration<double> within);
+
+// The process of MPI rank `rank` started by the mpirun `launcher` (among its descendants, the one
+// whose environment has OMPI_COMM_WORLD_RANK=rank); -1 when there is none (yet).
+pid_t rank_process(pid_t launcher, int rank);
+
+// "mpirun -np N [--mca name value ...] npgpu", ready for npgpu's own arguments. Works as root too.
+std::vector<std::string> mpirun_npgpu(int ranks, const std::vector<std::string>& mca = {});
+
+// Fast sweep settings for tests: small sizes, short trials.
+std::vector<std::string> quick_sweep(const std::string& upper = "64K");
 
 // The non-empty lines of a text.
 std::vector<std::string> lines_of(const std::string& text);

@@ -16,6 +16,44 @@ herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* names) {
   return 0;
 }
 
+herr_t collect_attribute(hid_t object, const char* name, const H5A_info_t*, void* values) {
+  const hid_t attr = must(H5Aopen(object, name, H5P_DEFAULT), std::string("open attribute ") + name);
+  const hid_t type = H5Aget_type(attr);
+  const hid_t space = H5Aget_space(attr);
+  std::string value;
+  if (H5Tis_variable_str(type) > 0) {
+    char* text = nullptr;
+    H5Aread(attr, type, &text);
+    value = text ? text : "";
+    H5free_memory(text);
+  } else {
+    value.resize(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)) * H5Tget_size(type));
+    H5Aread(attr, type, value.data());
+  }
+  static_cast<std::map<std::string, std::string>*>(values)->emplace(name, value);
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Aclose(attr);
+  return 0;
+}
+
+H5O_type_t object_type(hid_t file, const std::string& path) {
+  H5O_info_t info{};
+#if H5_VERSION_GE(1, 12, 0)
+  H5Oget_info_by_name3(file, path.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT);
+#else
+  H5Oget_info_by_name2(file, path.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT);
+#endif
+  return info.type;
+}
+
+std::map<std::string, std::string> attributes_of(hid_t file, const std::string& object) {
+  std::map<std::string, std::string> values;
+  hsize_t index = 0;
+  H5Aiterate_by_name(file, object.c_str(), H5_INDEX_NAME, H5_ITER_INC, &index, collect_attribute, &values, H5P_DEFAULT);
+  return values;
+}
+
 }  // namespace
 
 H5File::H5File(const std::string& path) : file_(must(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open " + path)) {}
@@ -124,18 +162,32 @@ std::vector<std::string> H5File::datasets_under(const std::string& group) const 
   std::vector<std::string> found;
   for (const std::string& name : members(group)) {
     const std::string path = group + "/" + name;
-    H5O_info_t info{};
-#if H5_VERSION_GE(1, 12, 0)
-    H5Oget_info_by_name3(file_, path.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT);
-#else
-    H5Oget_info_by_name2(file_, path.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT);
-#endif
-    if (info.type == H5O_TYPE_GROUP) {
+    const H5O_type_t type = object_type(file_, path);
+    if (type == H5O_TYPE_GROUP) {
       for (const std::string& inner : datasets_under(path)) found.push_back(inner);
-    } else if (info.type == H5O_TYPE_DATASET) {
+    } else if (type == H5O_TYPE_DATASET) {
       found.push_back(path);
     }
   }
+  return found;
+}
+
+std::map<std::string, std::string> H5File::contents(const std::string& group) const {
+  std::map<std::string, std::string> found;
+  std::vector<std::string> objects{group};
+  for (const std::string& name : members(group)) {
+    const std::string path = group + "/" + name;
+    const H5O_type_t type = object_type(file_, path);
+    if (type == H5O_TYPE_GROUP) {
+      found.merge(contents(path));
+    } else {
+      const std::vector<unsigned char> bytes = raw(path);
+      found.emplace(path, std::string(bytes.begin(), bytes.end()));
+      objects.push_back(path);
+    }
+  }
+  for (const std::string& object : objects)
+    for (const auto& [name, value] : attributes_of(file_, object)) found.emplace(object + "@" + name, value);
   return found;
 }
 

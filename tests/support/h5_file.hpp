@@ -3,6 +3,7 @@
 #include <hdf5.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ class H5File {
   std::vector<unsigned char> raw(const std::string& dataset) const;   // the stored bytes
   // Every dataset under `group`, recursively, as full paths.
   std::vector<std::string> datasets_under(const std::string& group) const;
+  // Everything stored under `group`, to compare byte for byte: each dataset's raw() bytes under its
+  // path, each attribute's value (text, or the stored bytes) under "object@name", the group's own
+  // included.
+  std::map<std::string, std::string> contents(const std::string& group) const;
 
  private:
   hid_t file_;
