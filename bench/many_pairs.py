@@ -6,19 +6,24 @@
    the cost model in docs/ARCHITECTURE.md ("What an all-pairs run costs");
 2. the all-pairs run of 8 ranks at the default sizes finishes in under 30 s (shared memory);
 3. with --osu-mbw-mr and --mpigraph (built outside this repository against the same MPI): npgpu
-   beside its peers, launches alternating, judged on medians. On one host over shared memory, and,
-   with --cluster SCRIPT (tests/multihost/virtual_cluster.sh, needs root and `ip netns`), on 4
-   namespaced hosts whose links tc limits to --rate:
-   - `--pairs halves --pattern stream` at 1 MiB on 4 ranks (2 pairs) against osu_mbw_mr's
-     aggregate: within 5% (both cache-warm, the same window);
-   - the `--pairs all` 1 MiB matrix beside mpiGraph's, cell by cell; every cell more than 10%
-     apart is listed with each tool's ratio to the limit, since mpiGraph is no ground truth.
+   beside its peers on 4 ranks, launches alternating, judged on medians; both cache-warm, a window
+   of 16 messages each, npgpu at most 10 trials a size so that a round fits in minutes:
+   - `--pairs halves --pattern stream` at 1 MiB (2 pairs) against osu_mbw_mr's aggregate: within 5%;
+   - the `--pairs all` 1 MiB matrix beside mpiGraph's, cell by cell: every cell more than 10% apart
+     is listed with both tools' ratio to its limit, since mpiGraph is no ground truth; and the cells
+     each flags (npgpu's own flags; mpiGraph's and the limits' cells under 0.8 x their median).
+   With --cluster SCRIPT (tests/multihost/virtual_cluster.sh; root and `ip netns`) this runs on 4
+   namespaced hosts, every link limited to --rate by tc, then again with host --slow-host at a third
+   of it (the matrices only). On one host (shared memory) it always runs, shown but not judged: 4
+   ranks share the 2 cores.
 
-    bench/many_pairs.py OUT_DIR [--build build] [--rounds 3] [--osu-mbw-mr PATH] [--mpigraph PATH]
-                        [--cluster SCRIPT] [--rate 400mbit] [--slow-host 3]
+    bench/many_pairs.py OUT_DIR [--build build] [--rounds 3] [--skip-scale]
+                        [--osu-mbw-mr PATH] [--mpigraph PATH] [--cluster SCRIPT] [--rate 400] [--slow-host 4]
 
-Logs and records go under OUT_DIR; the table comes last. The machine has 2 cores: 4 and 8 ranks
-are oversubscribed, and other work on it shows in the figures (the log says the load average).
+Logs (each line with the second it arrived) and records go under OUT_DIR; the table comes last.
+The machine has 2 cores: 4 and 8 ranks are oversubscribed, and other work on it shows in the
+figures (each launch logs the load average). Under a load of 15-20: scale about 10 minutes a round,
+the comparisons about 4 minutes a round.
 """
 import argparse
 import os
@@ -83,14 +88,15 @@ class Launcher:
         return seconds, lines, h5py.File(record, "r")["runs/0001"]
 
 
-def step_seconds(lines, steps):
-    """Seconds per step of an all-pairs run, from when its console lines arrived: a step ends with
-    its last size's line; the first step starts at the line before the first matrix line."""
+def start_and_step_seconds(lines, steps):
+    """Seconds before the first step (mpirun, setup, the header) and per step of an all-pairs run,
+    from when its console lines arrived: a step ends with its last size's line, and the first
+    starts at the header's last line, just before the first matrix line."""
     marks = [i for i, (_, line) in enumerate(lines) if MATRIX_LINE.search(line)]
     ends = [lines[i][0] for i in marks[DEFAULT_SIZES - 1::DEFAULT_SIZES]]
-    first_start = lines[marks[0] - 1][0]
+    start = lines[marks[0] - 1][0]
     assert len(ends) == steps, f"{len(ends)} steps in the console, {steps} expected"
-    return (ends[-1] - first_start) / steps
+    return start, (ends[-1] - start) / steps
 
 
 def trials_per_step(run):
@@ -132,21 +138,21 @@ def mpigraph_send_matrix(lines, ranks):
 
 def measure_scale(launcher, options, rows):
     """Step times at 2, 4 and 8 ranks over both transports, rounds alternating the transports."""
-    found = {}  # (transport, ranks) -> [(wall s, step s, trials per size)]
+    found = {}  # (transport, ranks) -> [(wall s, start s, step s, trials per size)]
     for round_number in range(options.rounds):
         for ranks in (2, 4, 8):
             for transport, mca in (("shm", SHARED_MEMORY), ("tcp", TCP)):
                 name = f"scale_{transport}_{ranks}_{round_number}"
                 seconds, lines, run = launcher.npgpu(options.build, name, ranks, mca, ["--pairs", "all"])
                 found.setdefault((transport, ranks), []).append(
-                    (seconds, step_seconds(lines, ranks - 1), trials_per_step(run)))
+                    (seconds, *start_and_step_seconds(lines, ranks - 1), trials_per_step(run)))
     for (transport, ranks), runs in sorted(found.items()):
-        wall = statistics.median(r[0] for r in runs)
-        step = statistics.median(r[1] for r in runs)
-        trials = "/".join(f"{statistics.median(r[2][i] for r in runs):.1f}" for i in range(DEFAULT_SIZES))
-        print(f"  {transport} {ranks} ranks: run {wall:.1f} s, step {step:.2f} s (per launch: "
-              f"{', '.join(f'{r[1]:.2f}' for r in runs)}), trials per cell 8 B/1 MiB {trials}")
-        rows.append((f"all-pairs step, {ranks} ranks, {transport}", f"{step:.2f} s", "", "", "", f"run {wall:.1f} s"))
+        wall, start, step = (statistics.median(r[i] for r in runs) for i in range(3))
+        trials = "/".join(f"{statistics.median(r[3][i] for r in runs):.1f}" for i in range(DEFAULT_SIZES))
+        print(f"  {transport} {ranks} ranks: run {wall:.1f} s, start {start:.1f} s, step {step:.2f} s (per launch: "
+              f"{', '.join(f'{r[2]:.2f}' for r in runs)}), trials per cell 8 B/1 MiB {trials}")
+        rows.append((f"all-pairs step, {ranks} ranks, {transport}", f"{step:.2f} s", "", "", "",
+                     f"run {wall:.1f} s, start {start:.1f} s"))
     eight = [r[0] for r in found[("shm", 8)]]
     wall = statistics.median(eight)
     rows.append(("8-rank all-pairs run, default sizes, shm", f"{wall:.1f} s", "", f"{EIGHT_RANK_TARGET_S} s",
@@ -188,9 +194,10 @@ def compare_with_peers(launcher, options, tag, where, mca, limits, rows, osu=Tru
 def judge_aggregate(where, ours, theirs, limits, rows):
     limit = limits["aggregate"] if limits else None
     ratio = ours / theirs
+    # On one host 4 ranks share the 2 cores: shown, not judged; the target is across hosts.
+    verdict = ("PASS" if abs(ratio - 1) <= OSU_TOLERANCE else "FAIL") if limit else "(shown)"
     rows.append((f"{where}: halves stream 1 MiB, 2 pairs, sum", f"{ours / 1e6:.1f} MB/s", f"{theirs / 1e6:.1f} osu_mbw_mr",
-                 f"{limit / 1e6:.1f}" if limit else "-", f"{ratio:.3f}",
-                 "PASS" if abs(ratio - 1) <= OSU_TOLERANCE else "FAIL"))
+                 f"{limit / 1e6:.1f}" if limit else "-", f"{ratio:.3f}", verdict))
     if limit:
         rows.append((f"  {where}: each against the limit", f"{ours / limit:.3f}", f"{theirs / limit:.3f}",
                      f"{limit / 1e6:.1f}", "", "(shown)"))
