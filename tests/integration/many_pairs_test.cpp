@@ -114,6 +114,8 @@ TEST(ManyPairs, SampledMatrixMeasuresKPartnersPerRankWithARecordedSeed) {
   std::vector<int> measured_per_row(4, 0);
   for (std::size_t cell = 0; cell < 16; ++cell) measured_per_row[cell / 4] += std::isnan(seconds[cell]) ? 0 : 1;
   EXPECT_EQ(measured_per_row, (std::vector<int>{1, 1, 1, 1})) << "one partner each";
+  EXPECT_NE(result.out.find("Flagged links (throughput below 0.8 x the median"), std::string::npos) << result.out;
+  EXPECT_TRUE(file.exists("/runs/0001/matrix/flagged/from_rank")) << "a sampled matrix is flagged too";
 }
 
 }  // namespace

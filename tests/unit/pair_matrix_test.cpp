@@ -1,9 +1,13 @@
 // The all-pairs matrix: classes of comparable cells, and the cells flagged against their class.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "npgpu/pair_matrix.hpp"
+#include "npgpu/pairing.hpp"
 
 namespace npgpu {
 namespace {
@@ -47,6 +51,31 @@ TEST(PairMatrix, AHealthyMatrixFlagsNothingAndUnmeasuredCellsAreNaN) {
   m.cells[0][1] = SizeResult{};  // sampled away
   EXPECT_TRUE(flag_slow_links(m, Headline::median).empty());
   EXPECT_TRUE(std::isnan(cell_throughput(m.cells[0][1], Headline::median)));
+}
+
+// --sample leaves most cells unmeasured; the slow host is still found among the cells that were.
+TEST(PairMatrix, ASampledMatrixFlagsExactlyTheMeasuredLinksTouchingTheSlowHost) {
+  const int n = 8, slow = 5;
+  PairMatrix m = empty_matrix(n, {1000000}, {Pattern::stream});
+  for (int rank = 0; rank < n; ++rank) {
+    m.rank_host.push_back("h" + std::to_string(rank));
+    m.rank_gpu.push_back("");
+  }
+  std::vector<std::pair<int, int>> touching_slow;
+  for (const PairStep& step : pairing_steps(parse_rank_pairing("all", n, 3, 11)))
+    for (int from = 0; from < n; ++from) {
+      const int to = step.peers[static_cast<std::size_t>(from)].to;
+      const bool slow_link = from == slow || to == slow;
+      m.cells[0][static_cast<std::size_t>(from * n + to)] = cell_at(slow_link ? 50e6 / 3 : 50e6);
+      if (slow_link) touching_slow.emplace_back(from, to);
+    }
+  classify_cells(m);
+  std::vector<std::pair<int, int>> flagged;
+  for (const FlaggedLink& link : flag_slow_links(m, Headline::median)) flagged.emplace_back(link.from, link.to);
+  std::sort(touching_slow.begin(), touching_slow.end());
+  std::sort(flagged.begin(), flagged.end());
+  EXPECT_EQ(touching_slow.size(), 6u) << "3 partners each: 3 links out of the slow host, 3 into it";
+  EXPECT_EQ(flagged, touching_slow);
 }
 
 TEST(PairMatrix, ComparesOnlyCellsOfTheSameClass) {
