@@ -71,8 +71,7 @@ std::string host_text(const HostFacts& host) {
                                                         : "driver " + gpus.cuda_driver + ", runtime " + gpus.cuda_runtime;
   text += row("CUDA", versions + (gpus.unavailable.empty() || versions.empty() ? "" : ": ") + gpus.unavailable);
   for (const GpuFacts& gpu : gpus.gpus) {
-    const std::string label = "GPU " + std::to_string(gpu.index);
-    text += row(label, gpu.name + " (compute " + gpu.compute_capability + "), " + gpu.uuid);
+    text += row("GPU " + std::to_string(gpu.index), gpu.name + " (compute " + gpu.compute_capability + "), " + gpu.uuid);
     text += row("", "PCI " + gpu.pci_bus_id + ", NUMA node " + std::to_string(gpu.numa_node) + ", cores " +
                         (gpu.local_cpus.empty() ? "unknown" : gpu.local_cpus));
     text += row("", pcie_text(gpu.pcie) + "; " + rate(gpu.pcie_peak));
