@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake libopenmpi-dev openmpi-bin libhdf5-dev hdf5-tools libcli11-dev
-          libgtest-dev python3-h5py python3-matplotlib iproute2 util-linux)
+          libhwloc-dev nlohmann-json3-dev libgtest-dev python3-h5py python3-matplotlib iproute2 util-linux)
 
 missing=()
 for package in "${packages[@]}"; do

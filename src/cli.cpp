@@ -77,6 +77,28 @@ const std::map<std::string, Concurrency> kConcurrency{
     {"together", Concurrency::together}, {"alone", Concurrency::alone}};
 const std::map<std::string, Units> kUnits{{"decimal", Units::decimal}, {"binary", Units::binary}};
 
+// "npgpu info [--json]": a command of its own, so the run's options never apply to it.
+ParsedCommand parse_info_command(const std::vector<std::string>& args) {
+  ParsedCommand parsed;
+  parsed.action = Action::info;
+  CLI::App app{"npgpu info: the hosts, CPUs, NUMA nodes, GPUs and their links, networks, MPI and CUDA a run "
+               "here would stand on; measures nothing. Under 'mpirun -np N' it also maps each rank to its host, "
+               "GPU and cores.",
+               "npgpu info"};
+  app.add_flag("--json", parsed.info_json, "Print the same facts as JSON (docs/info-json.md)");
+  std::vector<const char*> argv{args[0].c_str()};
+  for (std::size_t i = 2; i < args.size(); ++i) argv.push_back(args[i].c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::CallForHelp&) {
+    parsed.action = Action::help;
+    parsed.text = app.help();
+  } catch (const CLI::ParseError& error) {
+    throw UsageError(std::string("info: ") + error.what() + " (npgpu info takes --json and --help only)");
+  }
+  return parsed;
+}
+
 }  // namespace
 
 const std::vector<const char*> kModuleOptions{"--direction", "--memory",   "--copy",    "--api",
@@ -86,6 +108,7 @@ const std::vector<const char*> kModuleOptions{"--direction", "--memory",   "--co
                                               "--seed"};
 
 ParsedCommand parse_command_line(const std::vector<std::string>& args) {
+  if (args.size() > 1 && args[1] == "info") return parse_info_command(args);
   ParsedCommand parsed;
   RunOptions& o = parsed.options;
   o.command_line = quoted_command_line(args);
@@ -170,7 +193,8 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
       ->check(CLI::IsMember({"pipelined", "naive"}));
   app.add_option("--socket-buffer", socket_buffer, "tcp: socket send and receive buffer size (default: the system's)");
   app.add_option("--nodelay", nodelay, "tcp: TCP_NODELAY on or off (default on)")->check(CLI::IsMember({"on", "off"}));
-  app.footer("Exit codes: 0 done; 1 the measurement failed (corrupt data, a library call); 2 bad input (nothing "
+  app.footer("'npgpu info [--json]' shows what a run here would stand on (hosts, GPUs, links, MPI), measuring "
+             "nothing.\nExit codes: 0 done; 1 the measurement failed (corrupt data, a library call); 2 bad input (nothing "
              "written); 3 a wait passed its bound (a rank or GPU stopped answering: --timeout); 4 interrupted by "
              "SIGTERM or SIGINT. On 1, 3 and 4 the record keeps every finished size, the run marked failed or "
              "incomplete.");

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "npgpu/errors.hpp"
+#include "npgpu/host_topology.hpp"
 
 namespace npgpu {
 namespace {
@@ -58,18 +59,34 @@ int choose_device(int local_rank, std::optional<int> requested, int device_count
                    "; start at most " + std::to_string(device_count) + " ranks per node, or choose one with --device");
 }
 
-PciNeighbourhood pci_neighbourhood(const std::string& pci_bus_id, const std::filesystem::path& devices) {
+PciLink pci_link(const std::string& pci_bus_id, const std::filesystem::path& devices) {
   // sysfs names devices in lower case with a 4-digit domain; CUDA may print 8 digits, upper case.
   std::string name = pci_bus_id;
   for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (name.size() > 12 && name.find(':') == 8) name = name.substr(4);
   const std::filesystem::path device = devices / name;
-  PciNeighbourhood found;
-  if (const std::optional<int> node = whole_number(first_line(device / "numa_node").c_str())) found.numa_node = *node;
-  found.local_cpus = first_line(device / "local_cpulist");
-  std::sscanf(first_line(device / "current_link_speed").c_str(), "%lf", &found.link_gts);
-  std::sscanf(first_line(device / "current_link_width").c_str(), "%d", &found.link_width);
-  return found;
+  PciLink link;
+  std::sscanf(first_line(device / "current_link_speed").c_str(), "%lf", &link.gts);
+  std::sscanf(first_line(device / "current_link_width").c_str(), "%d", &link.width);
+  std::sscanf(first_line(device / "max_link_speed").c_str(), "%lf", &link.max_gts);
+  std::sscanf(first_line(device / "max_link_width").c_str(), "%d", &link.max_width);
+  return link;
+}
+
+std::string link_shortfall(const PciLink& link) {
+  std::string shortfall;
+  if (link.width > 0 && link.max_width > 0 && link.width < link.max_width)
+    shortfall = "x" + std::to_string(link.width) + " of x" + std::to_string(link.max_width);
+  const int generation = pcie_generation(link.gts), max_generation = pcie_generation(link.max_gts);
+  if (generation > 0 && max_generation > 0 && generation < max_generation)
+    shortfall += (shortfall.empty() ? "Gen" : ", Gen") + std::to_string(generation) + " of Gen" +
+                 std::to_string(max_generation);
+  return shortfall;
+}
+
+PciNeighbourhood pci_neighbourhood(const std::string& pci_bus_id) {
+  const PciLocality locality = pci_locality(pci_bus_id);
+  return {locality.numa_node, locality.local_cpus, pci_link(pci_bus_id)};
 }
 
 int pcie_generation(double gts) {

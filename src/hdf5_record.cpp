@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "npgpu/errors.hpp"
+#include "npgpu/system_json.hpp"
 #include "npgpu/version.hpp"
 
 namespace npgpu {
@@ -130,22 +131,36 @@ Handle group(hid_t parent, const std::string& name) {
 
 void write_system(hid_t run, const SystemInfo& system) {
   Handle g = group(run, "system");
-  attribute(g, "cpu_model", system.cpu_model);
-  attribute(g, "kernel", system.kernel);
-  attribute(g, "memory_bytes", system.memory_bytes);
-  attribute(g, "last_level_cache_bytes", system.last_level_cache_bytes);
-  attribute(g, "numa_nodes", system.numa_nodes);
+  // Rank 0's host in attributes of their own; every host in info_json.
+  const HostFacts& host = host_of(system, 0);
+  attribute(g, "cpu_model", host.topology.cpu_model);
+  attribute(g, "sockets", host.topology.sockets);
+  attribute(g, "cores", host.topology.cores);
+  attribute(g, "hardware_threads", host.topology.hardware_threads);
+  attribute(g, "kernel", host.kernel);
+  attribute(g, "memory_bytes", host.memory_bytes);
+  attribute(g, "last_level_cache_bytes", host.topology.last_level_cache_bytes);
+  attribute(g, "numa_nodes", static_cast<std::int64_t>(host.topology.numa_nodes.size()));
+  attribute(g, "gpus", static_cast<std::int64_t>(host.gpus.gpus.size()));
+  attribute(g, "cuda_driver", host.gpus.cuda_driver);
+  attribute(g, "cuda_runtime", host.gpus.cuda_runtime);
+  attribute(g, "hwloc_version", host.topology.hwloc_version);
   attribute(g, "host_count", system.host_count);
   attribute(g, "mpi_library", system.mpi_library);
+  attribute(g, "mpi_cuda_aware", system.mpi_cuda_aware);
   attribute(g, "hdf5_version", system.hdf5_version);
+  attribute(g, "info_json", system_json(system).dump());
   std::vector<std::string> hosts, cpus, parameters;
+  std::vector<std::int64_t> local_ranks;
   for (const RankPlacement& rank : system.ranks) {
     hosts.push_back(rank.host);
     cpus.push_back(rank.cpus);
+    local_ranks.push_back(rank.node_local_rank);
   }
   for (const auto& [name, value] : system.mpi_parameters) parameters.push_back(name + "=" + value);
   strings(g, "rank_host", hosts, "host name of each rank, by rank");
   strings(g, "rank_cpus", cpus, "cores each rank was allowed to run on, by rank");
+  dataset(g, "rank_node_local_rank", local_ranks, 0, "1", "each rank's rank among the ranks of its host, by rank");
   strings(g, "mpi_parameters", parameters, "Open MPI MCA parameters set for the run (OMPI_MCA_*, e.g. btl=tcp,self)");
   Handle placement = group(g, "placement");
   for (std::size_t r = 0; r < system.ranks.size(); ++r) {

@@ -17,9 +17,12 @@
 #include "npgpu/driver.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/hdf5_record.hpp"
+#include "npgpu/info_text.hpp"
 #include "npgpu/nvtx.hpp"
 #include "npgpu/record_writer.hpp"
 #include "npgpu/run_guard.hpp"
+#include "npgpu/system_json.hpp"
+#include "system_probes.hpp"
 
 namespace npgpu {
 namespace {
@@ -208,6 +211,12 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
     if (team.is_root()) std::fputs(describe_modules(team.size()).c_str(), stdout);
     return 0;
   }
+  if (command.action == Action::info) {
+    // The same collection as a run's record, with no module facts.
+    const SystemInfo info = collect_system_info(team, {}, system_probes());
+    if (team.is_root()) std::fputs(command.info_json ? (system_json(info).dump(2) + "\n").c_str() : info_text(info).c_str(), stdout);
+    return 0;
+  }
 
   const int ranks_here = ranks_on_this_host(team);
   // A seed drawn once, on rank 0, so that every rank samples the same partners; recorded.
@@ -243,7 +252,7 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
   record.schedule = plan.schedule;
   record.patterns = plan.patterns;
   record.pairing = plan.pairing;
-  record.system = collect_system_info(team, module->placement());
+  record.system = collect_system_info(team, module->placement(), system_probes());
   record.timer_description = clock->description();
   record.timer_resolution = measure_resolution(*clock);
   record.primary_timer = module->primary_timer_name();
@@ -253,7 +262,7 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
   record.data_check = data_check_text(module->message_check(), plan.options.check_data);
   record.timing = timing_text(record.module, plan.pairing, plan.options.pattern);
   record.throughput_meaning = module->throughput_meaning(plan.options.pattern);
-  record.buffers = buffers_text(plan.options, record.system.last_level_cache_bytes);
+  record.buffers = buffers_text(plan.options, last_level_cache_bytes());
   record.waits = describe_waits(plan.options);
   guard.idle();
 

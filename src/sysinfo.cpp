@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <optional>
+#include <stdexcept>
+
+#include "npgpu/gpu_binding.hpp"
+#include "npgpu/system_json.hpp"
 
 extern char** environ;
 
@@ -35,23 +37,6 @@ std::string my_cpus() {
   return cpu_list(set);
 }
 
-std::string cpu_model() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  for (std::string line; std::getline(cpuinfo, line);)
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown";
-}
-
-int numa_node_count() {
-  std::error_code error;
-  int nodes = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/sys/devices/system/node", error)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("node", 0) == 0 && name.size() > 4 && std::isdigit(static_cast<unsigned char>(name[4]))) ++nodes;
-  }
-  return std::max(nodes, 1);
-}
-
 std::vector<std::pair<std::string, std::string>> mpi_parameters() {
   std::vector<std::pair<std::string, std::string>> parameters;
   const std::string prefix = "OMPI_MCA_";
@@ -72,63 +57,76 @@ std::uint64_t physical_memory_bytes() {
 }
 
 std::uint64_t last_level_cache_bytes() {
-  for (int name : {_SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE}) {
-    const long bytes = sysconf(name);
-    if (bytes > 0) return static_cast<std::uint64_t>(bytes);
-  }
-  return 32ull << 20;  // unknown: assume a common server L3
+  const std::uint64_t bytes = host_topology().last_level_cache_bytes;
+  return bytes > 0 ? bytes : 32ull << 20;  // unknown: assume a common server L3
 }
 
 namespace {
 
-// Name-value pairs travel between ranks as "name\tvalue\n" lines.
-std::string join_facts(const std::vector<std::pair<std::string, std::string>>& facts) {
-  std::string text;
-  for (const auto& [name, value] : facts) text += name + "\t" + value + "\n";
-  return text;
+std::string host_name() {
+  char host[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(host, &length);
+  return std::string(host, static_cast<std::size_t>(length));
 }
 
-std::vector<std::pair<std::string, std::string>> split_facts(const std::string& text) {
-  std::vector<std::pair<std::string, std::string>> facts;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    const auto tab = line.find('\t');
-    if (tab != std::string::npos) facts.emplace_back(line.substr(0, tab), line.substr(tab + 1));
-  }
-  return facts;
+HostFacts this_host(const std::string& name, const SystemProbes& probes) {
+  HostFacts host;
+  host.name = name;
+  utsname system{};
+  if (uname(&system) == 0) host.kernel = std::string(system.sysname) + " " + system.release + " " + system.machine;
+  host.memory_bytes = physical_memory_bytes();
+  host.topology = host_topology();
+  host.network = network_interfaces();
+  host.gpus = probes.gpus();
+  return host;
+}
+
+std::string mpi_library() {
+  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(library, &length);
+  std::string text(library, static_cast<std::size_t>(length));
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\0')) text.pop_back();
+  return text;
 }
 
 }  // namespace
 
-SystemInfo collect_system_info(const Team& team, const std::vector<std::pair<std::string, std::string>>& module_facts) {
-  SystemInfo info;
-  char host[MPI_MAX_PROCESSOR_NAME] = {};
-  int length = 0;
-  MPI_Get_processor_name(host, &length);
-  const std::vector<std::string> hosts = team.gather(std::string(host, static_cast<std::size_t>(length)));
-  const std::vector<std::string> cpus = team.gather(my_cpus());
-  const std::vector<std::string> facts = team.gather(join_facts(module_facts));
-  for (std::size_t r = 0; r < hosts.size(); ++r) info.ranks.push_back({hosts[r], cpus[r], split_facts(facts[r])});
-  std::vector<std::string> distinct = hosts;
-  std::sort(distinct.begin(), distinct.end());
-  info.host_count = std::max<int>(1, static_cast<int>(std::unique(distinct.begin(), distinct.end()) - distinct.begin()));
+SystemInfo collect_system_info(const Team& team, const std::vector<std::pair<std::string, std::string>>& module_facts,
+                               const SystemProbes& probes) {
+  const RankPlacement mine{host_name(), my_cpus(), module_facts, node_local_rank(team)};
+  // The first rank of each host speaks for the host: hwloc and CUDA are asked once per machine.
+  const std::optional<HostFacts> host =
+      mine.node_local_rank == 0 ? std::optional<HostFacts>(this_host(mine.host, probes)) : std::nullopt;
+  const std::vector<std::string> reports =
+      team.gather(rank_report(mine, host ? &*host : nullptr).dump());
 
-  info.cpu_model = cpu_model();
-  utsname system{};
-  if (uname(&system) == 0) info.kernel = std::string(system.sysname) + " " + system.release + " " + system.machine;
-  info.memory_bytes = physical_memory_bytes();
-  info.last_level_cache_bytes = last_level_cache_bytes();
-  info.numa_nodes = numa_node_count();
-  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-  MPI_Get_library_version(library, &length);
-  info.mpi_library = std::string(library, static_cast<std::size_t>(length));
-  while (!info.mpi_library.empty() && (info.mpi_library.back() == '\n' || info.mpi_library.back() == '\0'))
-    info.mpi_library.pop_back();
+  SystemInfo info;
+  for (const std::string& report : reports) {
+    RankPlacement placement;
+    std::optional<HostFacts> reported;
+    read_rank_report(nlohmann::json::parse(report), placement, reported);
+    info.ranks.push_back(std::move(placement));
+    if (reported) info.hosts.push_back(std::move(*reported));
+  }
+  info.host_count = std::max<int>(1, static_cast<int>(info.hosts.size()));
+  info.mpi_library = mpi_library();
+  info.mpi_cuda_aware = probes.mpi_cuda_aware;
   info.mpi_parameters = mpi_parameters();
   unsigned major = 0, minor = 0, release = 0;
   H5get_libversion(&major, &minor, &release);
   info.hdf5_version = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release);
   return info;
 }
+
+const HostFacts& host_of(const SystemInfo& info, int rank) {
+  const std::string& name = info.ranks.at(static_cast<std::size_t>(rank)).host;
+  for (const HostFacts& host : info.hosts)
+    if (host.name == name) return host;
+  throw std::logic_error("no facts of host " + name + ", where rank " + std::to_string(rank) + " ran");
+}
+
+int default_gpu(int node_local_rank, int gpus_on_host) { return node_local_rank < gpus_on_host ? node_local_rank : -1; }
 
 }  // namespace npgpu

@@ -1,6 +1,6 @@
 #pragma once
 // Which GPU a rank takes, and what the machine says about that GPU's neighbourhood. No CUDA here:
-// everything is environment variables, MPI and sysfs, so it is tested on machines without GPUs.
+// everything is environment variables, MPI, hwloc and sysfs, so it is tested on machines without GPUs.
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -22,15 +22,27 @@ int node_local_rank(const Team& team);
 // --device when given, else the node-local rank; UsageError when that GPU does not exist.
 int choose_device(int local_rank, std::optional<int> requested, int device_count);
 
-// What sysfs says about a PCI device ("0000:1b:00.0"); zero or empty where it says nothing.
+// A PCI device's link, current and maximum, from sysfs (hwloc reports only the current bandwidth,
+// neither the lanes nor the maximum); zero where sysfs says nothing.
+struct PciLink {
+  double gts = 0;       // current speed, GT/s per lane
+  int width = 0;        // current lanes
+  double max_gts = 0;   // what the device and its slot can train to
+  int max_width = 0;
+};
+PciLink pci_link(const std::string& pci_bus_id, const std::filesystem::path& devices = "/sys/bus/pci/devices");
+
+// "" when the link runs at its maximum (or either is unknown), else what falls short, such as
+// "x8 of x16" or "Gen1 of Gen5" (GPUs lower their link speed when idle, never their width).
+std::string link_shortfall(const PciLink& link);
+
+// Where a PCI device ("0000:1b:00.0") sits: NUMA node and local cores from hwloc, its link from sysfs.
 struct PciNeighbourhood {
   int numa_node = -1;
   std::string local_cpus;   // "0-15,32-47"
-  double link_gts = 0;      // current link speed, GT/s per lane
-  int link_width = 0;       // lanes
+  PciLink link;
 };
-PciNeighbourhood pci_neighbourhood(const std::string& pci_bus_id,
-                                   const std::filesystem::path& devices = "/sys/bus/pci/devices");
+PciNeighbourhood pci_neighbourhood(const std::string& pci_bus_id);
 
 // PCIe generation from the lane rate (2.5 GT/s is Gen1 ... 64 GT/s is Gen6), 0 if unknown.
 int pcie_generation(double gts);

@@ -69,18 +69,20 @@ struct RunOptions {
 };
 
 // What the command line asks for: a run, or one of the answers that need no run.
-enum class Action { run, help, version, list_modules };
+enum class Action { run, help, version, list_modules, info };
 
 struct ParsedCommand {
   Action action = Action::run;
   RunOptions options;
-  std::string text;  // --help / --version text
+  std::string text;        // --help / --version text
+  bool info_json = false;  // npgpu info --json
 };
 
 // The options that belong to particular modules (RunOptions' second part).
 extern const std::vector<const char*> kModuleOptions;
 
-// Throws UsageError with one line naming what is wrong and what is allowed.
+// Throws UsageError with one line naming what is wrong and what is allowed. "npgpu info ..." is
+// the info command; every other command line is a run (or --help, --version, --list-modules).
 ParsedCommand parse_command_line(const std::vector<std::string>& args);
 
 }  // namespace npgpu

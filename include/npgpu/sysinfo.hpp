@@ -1,35 +1,62 @@
 #pragma once
-// Where the run happened: hosts, cores, memory, libraries (Google Benchmark keeps this in one file).
+// Where a run happens: hosts, cores, memory, GPUs, networks, libraries, and which rank sits where.
+// One collection serves both npgpu info and every run's record (Google Benchmark keeps this in
+// one file; here hwloc, sysfs and CUDA each have theirs, and this one puts them together).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "npgpu/gpu_inventory.hpp"
+#include "npgpu/host_topology.hpp"
+#include "npgpu/network_interfaces.hpp"
 #include "npgpu/team.hpp"
 
 namespace npgpu {
+
+struct HostFacts {
+  std::string name;
+  std::string kernel;
+  std::uint64_t memory_bytes = 0;  // what the kernel manages (MemTotal); NUMA nodes may list less
+  HostTopology topology;
+  std::vector<NetworkInterface> network;
+  GpuInventory gpus;
+};
 
 struct RankPlacement {
   std::string host;
   std::string cpus;  // the cores this rank may run on, "0-3,8"
   std::vector<std::pair<std::string, std::string>> module_facts;  // Module::placement()
+  int node_local_rank = 0;
 };
 
 struct SystemInfo {
-  std::vector<RankPlacement> ranks;  // index = rank (on rank 0; only its own elsewhere)
+  std::vector<RankPlacement> ranks;  // index = rank (on rank 0; empty elsewhere)
+  std::vector<HostFacts> hosts;      // one per host, in the order of their first rank (on rank 0)
   int host_count = 1;
-  std::string cpu_model;
-  std::string kernel;
-  std::uint64_t memory_bytes = 0;
-  std::uint64_t last_level_cache_bytes = 0;
-  int numa_nodes = 1;
   std::string mpi_library;
+  std::string mpi_cuda_aware;        // "yes: ..." or "no: ..."
   std::vector<std::pair<std::string, std::string>> mpi_parameters;  // OMPI_MCA_* as name, value
   std::string hdf5_version;
 };
 
-// Collective: every rank reports its placement, and what the module says of it, to rank 0.
-SystemInfo collect_system_info(const Team& team, const std::vector<std::pair<std::string, std::string>>& module_facts);
+// What only the modules can find out: they hold the CUDA code and MPI's extensions.
+struct SystemProbes {
+  std::function<GpuInventory()> gpus;  // called once per host
+  std::string mpi_cuda_aware;
+};
+
+// Collective: every rank reports its placement, and what the module says of it, to rank 0; the
+// first rank of each host reports that host.
+SystemInfo collect_system_info(const Team& team, const std::vector<std::pair<std::string, std::string>>& module_facts,
+                               const SystemProbes& probes);
+
+// The host a rank ran on (on rank 0).
+const HostFacts& host_of(const SystemInfo& info, int rank);
+// The GPU a rank takes unless told otherwise (its node-local rank's, as the GPU modules choose),
+// -1 when its host has too few GPUs.
+int default_gpu(int node_local_rank, int gpus_on_host);
 
 // Local facts, used before a run starts.
 std::uint64_t physical_memory_bytes();

@@ -20,11 +20,11 @@ std::string uuid_text(const cudaUUID_t& uuid) {
   return text;
 }
 
-std::string version_text(int version) {
+}  // namespace
+
+std::string cuda_version_text(int version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
-
-}  // namespace
 
 int cuda_device_count() {
   int count = 0;
@@ -51,22 +51,20 @@ Gpu open_gpu(const Team& team, const RunOptions& options) {
   return gpu;
 }
 
-Gpu open_gpu_index(int index) {
+Gpu describe_gpu(int index) {
   Gpu gpu;
   gpu.index = index;
   char bus_id[64] = {};
   check_cuda(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, gpu.index), "cudaDeviceGetPCIBusId");
   gpu.pci_bus_id = bus_id;
   gpu.pci = pci_neighbourhood(gpu.pci_bus_id);
-  // Bind before the context and pinned buffers exist, so both land on the GPU's NUMA node.
-  gpu.bound_near = bind_to_cpus(gpu.pci.local_cpus);
-  check_cuda(cudaSetDevice(gpu.index), "cudaSetDevice");
-  check_cuda(cudaFree(nullptr), "creating the CUDA context");
+  // Queries of the device, not of a context: none is made here.
   cudaDeviceProp properties{};
   check_cuda(cudaGetDeviceProperties(&properties, gpu.index), "cudaGetDeviceProperties");
   gpu.name = properties.name;
   gpu.uuid = uuid_text(properties.uuid);
   gpu.compute_major = properties.major;
+  gpu.compute_minor = properties.minor;
   gpu.multiprocessors = properties.multiProcessorCount;
   gpu.l2_bytes = static_cast<std::size_t>(properties.l2CacheSize);
   gpu.memory_bytes = properties.totalGlobalMem;
@@ -76,6 +74,15 @@ Gpu open_gpu_index(int index) {
              "reading the memory bus width");
   check_cuda(cudaDriverGetVersion(&gpu.driver_version), "cudaDriverGetVersion");
   check_cuda(cudaRuntimeGetVersion(&gpu.runtime_version), "cudaRuntimeGetVersion");
+  return gpu;
+}
+
+Gpu open_gpu_index(int index) {
+  Gpu gpu = describe_gpu(index);
+  // Bind before the context and pinned buffers exist, so both land on the GPU's NUMA node.
+  gpu.bound_near = bind_to_cpus(gpu.pci.local_cpus);
+  check_cuda(cudaSetDevice(gpu.index), "cudaSetDevice");
+  check_cuda(cudaFree(nullptr), "creating the CUDA context");
   return gpu;
 }
 
@@ -92,8 +99,8 @@ std::vector<std::pair<std::string, std::string>> gpu_facts(const Gpu& gpu) {
           {"gpu_memory", format_capacity(gpu.memory_bytes)},
           {"gpu_l2", format_capacity(gpu.l2_bytes)},
           {"pcie_link", link.how.empty() ? "unknown" : link.how},
-          {"cuda_driver", version_text(gpu.driver_version)},
-          {"cuda_runtime", version_text(gpu.runtime_version)}};
+          {"cuda_driver", cuda_version_text(gpu.driver_version)},
+          {"cuda_runtime", cuda_version_text(gpu.runtime_version)}};
 }
 
 void require_gpu_memory(const Gpu& gpu, std::uint64_t bytes, const std::string& module) {
@@ -114,6 +121,6 @@ LinkPeak memory_peak(const Gpu& gpu) {
   return {gpu.memory_clock_khz * 1e3 * gpu.memory_bus_bits / 8 * 2, how};
 }
 
-LinkPeak host_link_peak(const Gpu& gpu) { return pcie_peak(gpu.pci.link_gts, gpu.pci.link_width); }
+LinkPeak host_link_peak(const Gpu& gpu) { return pcie_peak(gpu.pci.link.gts, gpu.pci.link.width); }
 
 }  // namespace npgpu

@@ -21,6 +21,7 @@ struct Gpu {
   PciNeighbourhood pci;
   bool bound_near = false;    // the thread now runs on the GPU's local cores
   int compute_major = 0;       // compute capability, major part (9: Hopper)
+  int compute_minor = 0;
   int multiprocessors = 0;
   std::size_t l2_bytes = 0;
   std::size_t memory_bytes = 0;
@@ -35,6 +36,8 @@ struct Gpu {
 Gpu open_gpu(const Team& team, const RunOptions& options);
 // GPU `index` made current, the thread moved next to it (modules that use several GPUs).
 Gpu open_gpu_index(int index);
+// What GPU `index` is and where it sits, without making it current or creating a context.
+Gpu describe_gpu(int index);
 
 // UsageError naming --upper when `bytes` more would not fit in the GPU's free memory.
 void require_gpu_memory(const Gpu& gpu, std::uint64_t bytes, const std::string& module);
@@ -47,6 +50,9 @@ std::string p2p_unavailable_here();
 
 // The record's facts: GPU index, name, UUID, PCI bus id, NUMA node, cores, CUDA versions.
 std::vector<std::pair<std::string, std::string>> gpu_facts(const Gpu& gpu);
+
+// "13.0" from CUDA's 13000.
+std::string cuda_version_text(int version);
 
 // Memory clock x bus width x 2 (double data rate), the seeds' formula.
 LinkPeak memory_peak(const Gpu& gpu);

@@ -10,6 +10,7 @@
 #include "cuda_common/copy_routine.hpp"
 #include "cuda_common/cuda_check.hpp"
 #include "cuda_common/gpu.hpp"
+#include "cuda_common/gpu_pair_path.hpp"
 #include "cuda_common/link_peaks.hpp"
 #include "cuda_common/memory.hpp"
 #include "cuda_common/nvlinks.hpp"
@@ -119,14 +120,14 @@ class P2pModule final : public Module {
                          : "copy engine: cudaMemcpyPeerAsync on a stream of the GPU that does the work"},
         {"gpu_buffers", rotation_text_},
         {"thread_bound_near_gpu", bound_near_}};
-    for (const GpuPair& pair : pairs_) facts.emplace_back("path_" + pair_variant(pair, pattern_), path_text(pair));
+    for (const GpuPair& pair : pairs_) facts.emplace_back("path_" + pair_variant(pair, pattern_), path(pair).text + (has_peer_access(pair) ? "" : ", and that is what this curve measures"));
     for (const auto& fact : gpu_facts(sides_.begin()->second.gpu))
       if (fact.first == "cuda_driver" || fact.first == "cuda_runtime") facts.push_back(fact);
     return facts;
   }
 
   LinkPeak link_peak() const override {
-    const LinkPeak one_way = pair_peak(selected_);
+    const LinkPeak one_way = path(selected_).peak;
     return pattern_ == Pattern::bidir ? both_directions(one_way) : one_way;
   }
 
@@ -175,37 +176,10 @@ class P2pModule final : public Module {
     }
   }
 
-  bool over_nvlink(const GpuPair& pair) const {
-    const NvLinks& a = sides_.at(pair.source).links;
-    const NvLinks& b = sides_.at(pair.destination).links;
-    return a.known && b.known && a.active > 0 && b.active > 0;
-  }
-
-  std::string path_text(const GpuPair& pair) const {
-    if (!has_peer_access(pair))
-      return "NO PEER ACCESS between GPU " + std::to_string(pair.source) + " and GPU " + std::to_string(pair.destination) +
-             ": CUDA stages these copies through host memory (cudaMemcpyPeerAsync's fallback), and that is what "
-             "this curve measures";
-    const NvLinks& links = sides_.at(pair.source).links;
-    if (over_nvlink(pair)) return "peer access over NVLink: " + pair_peak(pair).how;
-    if (!links.known) return "peer access, over NVLink or PCIe (" + links.why_unknown + ")";
-    return "peer access over PCIe (no active NVLink)";
-  }
-
-  // One direction's theoretical peak between the two GPUs.
-  LinkPeak pair_peak(const GpuPair& pair) const {
+  GpuPairPath path(const GpuPair& pair) const {
     const GpuSide& source = sides_.at(pair.source);
     const GpuSide& destination = sides_.at(pair.destination);
-    if (has_peer_access(pair) && over_nvlink(pair))
-      return nvlink_peak(std::min(source.links.active, destination.links.active), source.links.version_code,
-                         source.gpu.compute_major);
-    if (has_peer_access(pair) && !source.links.known) return {0, "unknown: " + source.links.why_unknown};
-    const LinkPeak a = host_link_peak(source.gpu), b = host_link_peak(destination.gpu);
-    const LinkPeak& slower = a.bytes_per_second <= b.bytes_per_second ? a : b;
-    if (slower.bytes_per_second == 0) return {0, "unknown: sysfs does not give the GPUs' PCIe links"};
-    const char* route = has_peer_access(pair) ? "peer to peer over PCIe, the slower GPU link: "
-                                              : "no peer access, staged through host memory; at most the slower GPU link: ";
-    return {slower.bytes_per_second, route + slower.how};
+    return gpu_pair_path({source.gpu, source.links}, {destination.gpu, destination.links}, has_peer_access(pair));
   }
 
   Pattern pattern_ = Pattern::stream;

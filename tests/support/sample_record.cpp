@@ -10,6 +10,18 @@ RunRecord sample_record(std::size_t sizes) {
   record.options.module = "mpi";
   record.options.command_line = "npgpu --module mpi";
   record.system.ranks = {{"alpha", "0-1", {{"gpu", "0"}, {"numa_node", "1"}}}, {"beta", "2", {}}};
+  HostFacts alpha, beta;
+  alpha.name = "alpha";
+  alpha.topology.cpu_model = "Test CPU 9000";
+  alpha.topology.sockets = 2;
+  alpha.gpus.cuda_driver = "13.0";
+  GpuFacts gpu;
+  gpu.name = "Test GPU";
+  gpu.pci_bus_id = "0000:1b:00.0";
+  gpu.local_cpus = "0-7";
+  alpha.gpus.gpus = {gpu};
+  beta.name = "beta";
+  record.system.hosts = {alpha, beta};
   record.system.host_count = 2;
   record.timer_description = "test clock";
   record.timer_resolution = 1e-9;

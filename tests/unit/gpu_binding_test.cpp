@@ -56,20 +56,29 @@ TEST(ChooseDevice, RefusesWhatIsNotThere) {
   EXPECT_NE(refusal(0, std::nullopt, 0).find("no CUDA GPU"), std::string::npos);
 }
 
-TEST(PciNeighbourhood, ReadsSysfs) {
+TEST(PciLink, ReadsCurrentAndMaximumFromSysfs) {
   test::TempDir sysfs;
   const std::filesystem::path device = sysfs.path() / "0000:1b:00.0";
   std::filesystem::create_directories(device);
-  std::ofstream(device / "numa_node") << "1\n";
-  std::ofstream(device / "local_cpulist") << "16-31,48-63\n";
-  std::ofstream(device / "current_link_speed") << "32.0 GT/s PCIe\n";
-  std::ofstream(device / "current_link_width") << "16\n";
-  const PciNeighbourhood found = pci_neighbourhood("00000000:1B:00.0", sysfs.path());
-  EXPECT_EQ(found.numa_node, 1);
-  EXPECT_EQ(found.local_cpus, "16-31,48-63");
-  EXPECT_DOUBLE_EQ(found.link_gts, 32.0);
-  EXPECT_EQ(found.link_width, 16);
-  EXPECT_EQ(pci_neighbourhood("0000:99:00.0", sysfs.path()).numa_node, -1) << "absent: unknown, not an error";
+  std::ofstream(device / "current_link_speed") << "16.0 GT/s PCIe\n";
+  std::ofstream(device / "current_link_width") << "8\n";
+  std::ofstream(device / "max_link_speed") << "32.0 GT/s PCIe\n";
+  std::ofstream(device / "max_link_width") << "16\n";
+  const PciLink link = pci_link("00000000:1B:00.0", sysfs.path());
+  EXPECT_DOUBLE_EQ(link.gts, 16.0);
+  EXPECT_EQ(link.width, 8);
+  EXPECT_DOUBLE_EQ(link.max_gts, 32.0);
+  EXPECT_EQ(link.max_width, 16);
+  EXPECT_EQ(pci_link("0000:99:00.0", sysfs.path()).width, 0) << "absent: unknown, not an error";
+}
+
+TEST(LinkShortfall, NamesWhatFallsShortOfTheMaximum) {
+  EXPECT_EQ(link_shortfall({32, 16, 32, 16}), "") << "at its maximum";
+  EXPECT_EQ(link_shortfall({32, 8, 32, 16}), "x8 of x16");
+  EXPECT_EQ(link_shortfall({2.5, 16, 32, 16}), "Gen1 of Gen5") << "an idle GPU's link";
+  EXPECT_EQ(link_shortfall({8, 4, 16, 16}), "x4 of x16, Gen3 of Gen4");
+  EXPECT_EQ(link_shortfall({32, 16, 0, 0}), "") << "maximum unknown: nothing to call out";
+  EXPECT_EQ(link_shortfall({0, 0, 32, 16}), "") << "current unknown: nothing to call out";
 }
 
 TEST(PciePeak, RateTimesLanesTimesEncoding) {

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "npgpu/errors.hpp"
 #include "npgpu/hdf5_record.hpp"
 #include "support/command.hpp"
@@ -40,6 +42,19 @@ TEST(Hdf5Record, WritesARunThatReadsBack) {
   EXPECT_EQ(file.text_attribute("/runs/0001/system/placement/rank0", "gpu"), "0");
   EXPECT_EQ(file.text_attribute("/runs/0001/system/placement/rank0", "numa_node"), "1");
   EXPECT_EQ(file.text_attribute("/runs/0001/system/placement/rank1", "host"), "beta");
+  // Rank 0's host in attributes of their own; every host and rank in info_json.
+  EXPECT_EQ(file.text_attribute("/runs/0001/system", "cpu_model"), "Test CPU 9000");
+  EXPECT_EQ(file.number_attribute("/runs/0001/system", "sockets"), 2);
+  EXPECT_EQ(file.number_attribute("/runs/0001/system", "gpus"), 1);
+  EXPECT_EQ(file.text_attribute("/runs/0001/system", "cuda_driver"), "13.0");
+  EXPECT_EQ(file.doubles("/runs/0001/system/rank_node_local_rank"), (std::vector<double>{0, 0}));
+  const auto info = nlohmann::json::parse(file.text_attribute("/runs/0001/system", "info_json"));
+  EXPECT_EQ(info.at("schema"), "npgpu-info-1");
+  EXPECT_EQ(info.at("hosts").size(), 2u);
+  EXPECT_EQ(info.at("hosts")[1].at("name"), "beta");
+  EXPECT_EQ(info.at("ranks")[0].at("gpu").at("pci_bus_id"), "0000:1b:00.0") << "rank 0 takes alpha's GPU 0";
+  EXPECT_TRUE(info.at("ranks")[1].at("gpu").is_null()) << "beta has no GPU";
+  EXPECT_EQ(info.at("ranks")[0].at("module_facts").at("numa_node"), "1");
 
   const std::string curve = "/runs/0001/curves/rank0";
   EXPECT_DOUBLE_EQ(file.number_attribute(curve, "link_peak_B_per_s"), 63e9);

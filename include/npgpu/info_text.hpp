@@ -1,0 +1,11 @@
+#pragma once
+// npgpu info's readable table: the facts of collect_system_info, host by host, then the ranks.
+#include <string>
+
+#include "npgpu/sysinfo.hpp"
+
+namespace npgpu {
+
+std::string info_text(const SystemInfo& info);
+
+}  // namespace npgpu

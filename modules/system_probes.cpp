@@ -1,0 +1,23 @@
+#include "system_probes.hpp"
+
+#include "mpi/gpu_path.hpp"
+#ifdef NPGPU_HAVE_CUDA
+#include "cuda_common/gpu_inventory.hpp"
+#endif
+
+namespace npgpu {
+namespace {
+
+#ifndef NPGPU_HAVE_CUDA
+GpuInventory gpu_inventory() {
+  GpuInventory none;
+  none.unavailable = "this build has no CUDA (built with NPGPU_CUDA=OFF or without nvcc)";
+  return none;
+}
+#endif
+
+}  // namespace
+
+SystemProbes system_probes() { return {gpu_inventory, describe(mpi_cuda_awareness())}; }
+
+}  // namespace npgpu
