@@ -4,16 +4,9 @@
 #   install_test.sh NPGPU WORK
 set -euo pipefail
 npgpu=$1 work=$2
-root=$(cd "$(dirname "$0")/../.." && pwd)
-. "$root/scripts/mpi-env.sh"
-rm -rf "$work"
-mkdir -p "$work"
+# shellcheck source=tests/batch/common.sh
+. "$(dirname "$0")/common.sh"
 prefix=$work/prefix
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
 
 cmake --install "$(dirname "$npgpu")" --prefix "$prefix" >"$work/install.log" || fail "cmake --install failed"
 for file in bin/npgpu bin/npgpu-plot bin/npgpu-survey share/npgpu/batch/npgpu.slurm share/npgpu/batch/npgpu.pbs \

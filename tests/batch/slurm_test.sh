@@ -8,12 +8,10 @@
 # job with srun, so both ways of starting Open MPI under Slurm are exercised.
 set -euo pipefail
 case=$1 npgpu=$2 work=$3
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/batch/common.sh
+. "$(dirname "$0")/common.sh"
+# shellcheck source=tests/batch/slurm_cluster.sh
 . "$root/tests/batch/slurm_cluster.sh"
-. "$root/scripts/mpi-env.sh"
-
-rm -rf "$work"
-mkdir -p "$work"
 trap slurm_cluster_stop EXIT
 trap 'exit 1' TERM INT
 slurm_cluster_start "$work/slurm"

@@ -8,16 +8,9 @@
 # 4. a step over its budget is stopped, its finished sizes kept in an incomplete run.
 set -euo pipefail
 npgpu=$1 work=$2
-root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/batch/common.sh
+. "$(dirname "$0")/common.sh"
 survey=$root/scripts/npgpu-survey
-. "$root/scripts/mpi-env.sh"
-rm -rf "$work"
-mkdir -p "$work"
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
 status_of() { grep "^$2 " "$1/summary.txt" | sed "s/^$2 *//"; }
 expect_status() {
   local folder=$1 step=$2 pattern=$3

@@ -5,18 +5,12 @@
 # named after the job with a complete record.   templates_test.sh NPGPU WORK
 set -euo pipefail
 npgpu=$1 work=$2
-root=$(cd "$(dirname "$0")/../.." && pwd)
-. "$root/scripts/mpi-env.sh"
-rm -rf "$work"
-mkdir -p "$work"
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
+# shellcheck source=tests/batch/common.sh
+. "$(dirname "$0")/common.sh"
 
 command -v shellcheck >/dev/null || fail "shellcheck is not installed (scripts/install-deps.sh installs it)"
-shellcheck -x "$root"/scripts/batch/* "$root"/scripts/npgpu-survey "$root"/scripts/*.sh "$root"/tests/batch/*.sh ||
+# From the source tree's root, where the scripts' `source` directives point.
+(cd "$root" && shellcheck -x scripts/batch/* scripts/npgpu-survey scripts/*.sh tests/batch/*.sh) ||
   fail "shellcheck found problems"
 
 export NPGPU=$npgpu NPGPU_SURVEY=$root/scripts/npgpu-survey NPGPU_OUTPUT=$work
