@@ -5,7 +5,7 @@ set -euo pipefail
 
 # slurm-wlm, munge and shellcheck are for the tests of the batch templates (a real Slurm here).
 packages=(build-essential cmake libopenmpi-dev openmpi-bin libhdf5-dev hdf5-tools libcli11-dev
-          libgtest-dev python3-h5py python3-matplotlib slurm-wlm munge shellcheck)
+          libgtest-dev python3-h5py python3-matplotlib iproute2 util-linux slurm-wlm munge shellcheck)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -30,8 +30,22 @@ struct SocketOptions {
 // Where a rank listens, from every rank's host name: loopback when all share one host, else every
 // interface.
 std::string listen_address(const std::vector<std::string>& hosts);
-// Where a rank finds a peer: loopback on its own host, else the peer's host name (resolved here).
-std::string connect_host(const std::string& mine, const std::string& peer);
+// This host's IPv4 networks as "address/prefix" words (interfaces that are up, loopback left out).
+std::string local_networks();
+
+// Where a rank is: its host name and local_networks().
+struct Place {
+  std::string host;
+  std::string networks;
+};
+// Where a rank finds a peer, and how it was found (for the record).
+struct Route {
+  std::string address;  // numeric, or a host name for connect_to to resolve
+  std::string how;
+};
+// Loopback on its own host; else the peer's address on a network both are on (the interface the
+// peer is reached through without a router, whatever its name resolves to); else its host name.
+Route route_to(const Place& mine, const Place& peer);
 
 // Listens on a numeric address at a port the kernel picks. Buffer sizes are set before listen,
 // so the connection inherits them and negotiates its window scale to fit.

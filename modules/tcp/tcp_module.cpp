@@ -85,7 +85,7 @@ class TcpModule final : public Module {
         {"tcp_interface", tcp::interface_of(local.address)},
         {"tcp_peer", remote.address + ":" + std::to_string(remote.port)},
         {"tcp_peer_rank", std::to_string(peer)},
-        {"tcp_same_host", same_host_.at(peer) ? "yes (loopback)" : "no (peer found by host name)"},
+        {"tcp_same_host", route_how_.at(peer)},
         {"tcp_nodelay", socket_options_.nodelay ? "on" : "off"},
         {"tcp_socket_buffer_asked_bytes", asked == 0 ? "system default" : std::to_string(asked)},
         {"tcp_send_buffer_granted_bytes", std::to_string(granted.send_bytes)},
@@ -103,18 +103,19 @@ class TcpModule final : public Module {
     const MPI_Comm comm = comm_.get();
     const int rank = comm_.rank();
     const RankFacts hosts = gather_all(comm, processor_name());
+    const RankFacts networks = gather_all(comm, tcp::local_networks());
     const tcp::Socket listener = tcp::listen_on(tcp::listen_address(hosts), socket_options_);
     const RankFacts ports = gather_all(comm, std::to_string(tcp::local_endpoint(listener).port));
+    const auto place = [&](int r) { return tcp::Place{hosts[static_cast<std::size_t>(r)], networks[static_cast<std::size_t>(r)]}; };
     int accepts = 0;
     for (int peer : partners) {
-      const std::string& peer_host = hosts[static_cast<std::size_t>(peer)];
-      same_host_[peer] = peer_host == hosts[static_cast<std::size_t>(rank)];
+      const tcp::Route route = tcp::route_to(place(rank), place(peer));
+      route_how_[peer] = route.how;
       if (peer < rank) {
         ++accepts;
         continue;
       }
-      tcp::Socket socket = tcp::connect_to(tcp::connect_host(hosts[static_cast<std::size_t>(rank)], peer_host),
-                                           std::stoi(ports[static_cast<std::size_t>(peer)]), socket_options_);
+      tcp::Socket socket = tcp::connect_to(route.address, std::stoi(ports[static_cast<std::size_t>(peer)]), socket_options_);
       const std::int32_t me = rank;
       tcp::send_all(socket.fd(), reinterpret_cast<const std::byte*>(&me), sizeof me);
       sockets_[peer] = std::move(socket);
@@ -123,7 +124,7 @@ class TcpModule final : public Module {
       tcp::Socket socket = tcp::accept_connection(listener, socket_options_);
       std::int32_t who = -1;
       tcp::receive_all(socket.fd(), reinterpret_cast<std::byte*>(&who), sizeof who);
-      if (same_host_.count(who) == 0 || who >= rank) throw RunError("tcp: an unexpected connection (rank " + std::to_string(who) + ")");
+      if (route_how_.count(who) == 0 || who >= rank) throw RunError("tcp: an unexpected connection (rank " + std::to_string(who) + ")");
       sockets_[who] = std::move(socket);
     }
   }
@@ -132,7 +133,7 @@ class TcpModule final : public Module {
   PairComm comm_;
   tcp::SocketOptions socket_options_;
   std::map<int, tcp::Socket> sockets_;  // by partner rank
-  std::map<int, bool> same_host_;       // by partner rank
+  std::map<int, std::string> route_how_;  // by partner rank: how it was found
   std::unique_ptr<MessageMemory> memory_;
   std::optional<TcpTransport> transport_;
   std::optional<PairPatterns> patterns_;

@@ -11,11 +11,19 @@
 namespace npgpu::tcp {
 namespace {
 
-TEST(TcpRoute, LoopbackOnOneHostElseThePeersName) {
+TEST(TcpRoute, LoopbackOnOneHostElseThePeersAddressOnASharedNetworkElseItsName) {
   EXPECT_EQ(listen_address({"node1", "node1", "node1"}), "127.0.0.1");
   EXPECT_EQ(listen_address({"node1", "node1", "node2"}), "0.0.0.0") << "one rank elsewhere: every interface";
-  EXPECT_EQ(connect_host("node1", "node1"), "127.0.0.1");
-  EXPECT_EQ(connect_host("node1", "node2"), "node2");
+  EXPECT_EQ(route_to({"node1", "10.0.0.1/24"}, {"node1", "10.0.0.1/24"}).address, "127.0.0.1");
+  // The peer's name may resolve to another network, or to nothing: its address on ours is taken.
+  const Route shared = route_to({"node1", "192.168.1.1/24 10.77.0.1/24"}, {"node2", "172.16.0.9/16 10.77.0.2/24"});
+  EXPECT_EQ(shared.address, "10.77.0.2");
+  EXPECT_EQ(shared.how, "no (peer's address on a network both hosts are on)");
+  EXPECT_EQ(route_to({"node1", "10.0.0.1/8"}, {"node2", "10.200.3.4/24"}).address, "10.200.3.4") << "our prefix decides";
+  const Route routed = route_to({"node1", "10.0.0.1/24"}, {"node2", "10.0.1.1/24"});
+  EXPECT_EQ(routed.address, "node2") << "no network in common: through a router, by name";
+  EXPECT_EQ(routed.how, "no (peer found by host name)");
+  EXPECT_EQ(route_to({"node1", ""}, {"node2", "bad 10.0.0.2/40 10.0.0.2"}).address, "node2");
 }
 
 struct Connection {
