@@ -3,8 +3,10 @@
 # is already there. Uses sudo when not run as root.
 set -euo pipefail
 
+# slurm-wlm, munge and shellcheck are for the tests of the batch templates (a real Slurm here).
 packages=(build-essential cmake libopenmpi-dev openmpi-bin libhdf5-dev hdf5-tools libcli11-dev
-          libhwloc-dev nlohmann-json3-dev libgtest-dev python3-h5py python3-matplotlib iproute2 util-linux)
+          libhwloc-dev nlohmann-json3-dev libgtest-dev python3-h5py python3-matplotlib iproute2 util-linux
+          slurm-wlm munge shellcheck)
 
 missing=()
 for package in "${packages[@]}"; do
