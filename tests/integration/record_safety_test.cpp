@@ -148,10 +148,14 @@ TEST(RecordSafety, WriterKilledAtRandomMomentsNeverDamagesEarlierRuns) {
   std::printf("[ campaign ] NPGPU_KILL_SEED=%u; an unkilled run takes %.3f s, its final write %.3f s\n", seed,
               times.total, times.final_write);
   std::mt19937 random(seed);
-  // Half the kills spread over the whole run from its start, half over its final write from the
-  // summary: that write is short, and when it starts varies with the machine's load.
-  std::uniform_real_distribution<double> whole(0, times.total), final_write(0, times.final_write);
+  // Half the kills spread over the whole run from its start, half over the moments after the
+  // writer's copy of the record appears (it adds the run there, then renames it over the record):
+  // that write is milliseconds long, and when it starts varies with the machine's load.
+  std::uniform_real_distribution<double> whole(0, times.total), into_write(0, 0.004);
   const auto from_start = [](const BackgroundCommand&) { return true; };
+  const auto writing_record = [&](const BackgroundCommand& run) {
+    return phase_of(record, run.pid()) == Phase::record_write;
+  };
 
   Tally tally;
   const auto campaign_start = Clock::now();
@@ -159,7 +163,7 @@ TEST(RecordSafety, WriterKilledAtRandomMomentsNeverDamagesEarlierRuns) {
   for (int i = 0; i < kills; ++i) {
     const auto alone = [](const BackgroundCommand& run) { return run.pid(); };
     if (i % 2) {
-      kill_writer(quick_memcpy(record), record, Seconds(final_write(random)), alone, summary_printed, tally);
+      kill_writer(quick_memcpy(record), record, Seconds(into_write(random)), alone, writing_record, tally);
     } else {
       kill_writer(quick_memcpy(record), record, Seconds(whole(random)), alone, from_start, tally);
     }
