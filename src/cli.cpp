@@ -135,6 +135,9 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   app.add_option("--timeout", timeout, "Seconds any one wait may last before the run stops with exit code 3, naming "
                  "what it waited for (default: 30 s + 10 x a trial's expected time at that size)")
       ->check(CLI::Range(0.001, 1e7));
+  std::string flip;
+  app.add_option("--test-flip-byte", flip, "Tests only: flip byte OFFSET of every arriving message of at least "
+                 "SIZE bytes (OFFSET[@SIZE]), to prove the checks fail the run")->group("");
 
   // Module options: each module accepts only those its catalog entry lists (--list-modules).
   std::string chunk, socket_buffer, nodelay = "on", sizes, flag_below;
@@ -198,6 +201,7 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   if (!flag_below.empty()) o.flag_below = parse_fraction(flag_below, "--flag-below");
   if (app.count("--seed") > 0) o.seed = seed;
   if (app.count("--timeout") > 0) o.timeout = timeout;
+  if (!flip.empty()) o.flip = parse_byte_flip(flip);
   if (app.count("--sample") > 0 && o.sample == 0)
     throw UsageError("--sample 0: each rank needs at least one partner; choose 1 to N-1 for N ranks");
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "npgpu/calibration.hpp"
+#include "npgpu/fault.hpp"
 #include "npgpu/schedule.hpp"
 #include "npgpu/sizes.hpp"
 #include "npgpu/statistics.hpp"
@@ -40,6 +41,7 @@ struct RunOptions {
   Units units = Units::decimal;
   bool nvtx = false;   // NVTX ranges around each size and trial, for Nsight Systems
   std::optional<double> timeout;  // seconds any one wait may last; otherwise it grows with the size
+  std::optional<ByteFlip> flip;   // tests only: corrupt arriving messages (--test-flip-byte)
   std::string output;  // empty: a new file with a default name
   std::string command_line;
 
