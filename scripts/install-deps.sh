@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake libopenmpi-dev openmpi-bin libhdf5-dev hdf5-tools libcli11-dev
-          libgtest-dev python3-h5py python3-matplotlib)
+          nlohmann-json3-dev libgtest-dev python3-h5py python3-matplotlib)
 
 missing=()
 for package in "${packages[@]}"; do
