@@ -54,8 +54,10 @@ void stamp(std::byte* message, std::uint64_t bytes, std::uint8_t tag) {
   message[bytes - 1] = static_cast<std::byte>(tag);
 }
 
-bool has_stamp(const std::byte* message, std::uint64_t bytes, std::uint8_t tag) {
-  return message[0] == static_cast<std::byte>(tag) && message[bytes - 1] == static_cast<std::byte>(tag);
+std::uint64_t untagged_byte(const std::byte* message, std::uint64_t bytes, std::uint8_t tag) {
+  if (message[0] != static_cast<std::byte>(tag)) return 0;
+  if (message[bytes - 1] != static_cast<std::byte>(tag)) return bytes - 1;
+  return bytes;
 }
 
 void fill_pattern(std::byte* message, std::uint64_t bytes, std::uint64_t seed) {

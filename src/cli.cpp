@@ -151,6 +151,9 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   app.add_option("--timeout", timeout, "Seconds any one wait may last before the run stops with exit code 3, naming "
                  "what it waited for (default: 30 s + 10 x a trial's expected time at that size)")
       ->check(CLI::Range(0.001, 1e7));
+  std::string flip;
+  app.add_option("--test-flip-byte", flip, "Tests only: flip byte OFFSET of every arriving message of at least "
+                 "SIZE bytes (OFFSET[@SIZE]), to prove the checks fail the run")->group("");
 
   // Module options: each module accepts only those its catalog entry lists (--list-modules).
   std::string chunk, socket_buffer, nodelay = "on", sizes, flag_below;
@@ -217,6 +220,7 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   for (const std::string& text : expect_bw) o.expectations.push_back(parse_expect_bw(text));
   for (const std::string& text : expect_latency) o.expectations.push_back(parse_expect_latency(text));
   if (!o.np_out.empty()) check_np_out_path(o.np_out);
+  if (!flip.empty()) o.flip = parse_byte_flip(flip);
   if (app.count("--sample") > 0 && o.sample == 0)
     throw UsageError("--sample 0: each rank needs at least one partner; choose 1 to N-1 for N ranks");
 

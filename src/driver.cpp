@@ -4,8 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <string>
 
+#include "npgpu/errors.hpp"
+#include "npgpu/fault.hpp"
 #include "npgpu/nvtx.hpp"
 #include "npgpu/sizes.hpp"
 
@@ -42,6 +46,7 @@ bool contains(const std::vector<int>& ranks, int rank) {
   return std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
 }
 
+constexpr double kDamaged = std::numeric_limits<double>::infinity();  // a time no trial takes
 constexpr double kBaseWaitSeconds = 30;
 constexpr double kWaitTrials = 10;
 
@@ -224,18 +229,54 @@ class Sweep {
   };
 
   // One timed call on every member; the slowest timer's seconds per repetition on every rank.
-  double timed_reps(const Group& group, std::uint64_t bytes, Pattern pattern, std::uint64_t reps, TrialTiming* kept) {
+  // A member that found corrupt data says so through the same collective step (an infinite time),
+  // so the run costs nothing more until data is corrupt, and then fails on every rank together.
+  double timed_reps(const Group& group, std::uint64_t bytes, Pattern pattern, std::uint64_t reps, TrialTiming* kept,
+                    const std::string& step) {
     expect_collective(bytes, pattern, "the barrier before a trial");
     team_.barrier();
     TrialTiming timing;
+    std::optional<std::string> damage;
     if (contains(group.members, team_.rank())) {
       guard_.expect(wait_bound(bytes), peers_text(group) + " in a trial" + during(bytes, pattern));
-      timing = module_.run({pattern, bytes, reps, clock_});
+      damage = damage_from([&] { timing = module_.run({pattern, bytes, reps, clock_}); });
     }
     const bool timer = contains(group.timers, team_.rank());
     if (kept != nullptr && timer) *kept = timing;
     expect_collective(bytes, pattern, "the step after a trial");
-    return team_.max(timer ? timing.seconds / static_cast<double>(reps) : 0.0);
+    const double mine = damage ? kDamaged : timer ? timing.seconds / static_cast<double>(reps) : 0.0;
+    const double slowest = team_.max(mine);
+    if (slowest == kDamaged) fail_together(damage, step, bytes, pattern);
+    return slowest;
+  }
+
+  // --check: every byte of one message, outside the timing, then a collective step on what it found.
+  void check_data(const Group& group, std::uint64_t bytes, Pattern pattern, std::uint64_t trial) {
+    std::optional<std::string> damage;
+    if (contains(group.members, team_.rank())) {
+      guard_.expect(wait_bound(bytes), peers_text(group) + " in the data check" + during(bytes, pattern));
+      damage = damage_from([&] { module_.check(bytes, bytes * 1000 + trial); });
+    }
+    expect_collective(bytes, pattern, "the step after the data check");
+    if (team_.any(damage.has_value())) fail_together(damage, "the check after trial " + std::to_string(trial + 1), bytes, pattern);
+  }
+
+  template <typename Transfer>
+  static std::optional<std::string> damage_from(Transfer transfer) {
+    try {
+      transfer();
+    } catch (const DataError& error) {
+      return error.what();
+    }
+    return std::nullopt;
+  }
+
+  // Every rank stops with the first rank's words for what it found; rank 0 saves the run as failed.
+  [[noreturn]] void fail_together(const std::optional<std::string>& damage, const std::string& step, std::uint64_t bytes,
+                                  Pattern pattern) {
+    const std::optional<std::string> mine =
+        damage ? std::optional<std::string>(*damage + " in " + step + during(bytes, pattern)) : std::nullopt;
+    throw FailedOnEveryRank(team_.first_error(mine).value_or("corrupt data"));
   }
 
   SizeResult measure(const Group& group, std::uint64_t bytes, Pattern pattern) {
@@ -243,10 +284,10 @@ class Sweep {
     // Warm-up: first-touch costs and lazy connections land here, never in a trial. It also
     // measures this size's time per repetition, from which the trials' repetitions follow.
     std::uint64_t reps = warmup_reps(calibration, previous_.seconds_per_rep, previous_.bytes, bytes);
-    double seconds_per_rep = timed_reps(group, bytes, pattern, reps, nullptr);
+    double seconds_per_rep = timed_reps(group, bytes, pattern, reps, nullptr, "the warm-up");
     while (seconds_per_rep * static_cast<double>(reps) < calibration.trial_seconds / 8 && reps < calibration.max_reps) {
       reps = std::min(calibration.max_reps, reps * 4);
-      seconds_per_rep = timed_reps(group, bytes, pattern, reps, nullptr);
+      seconds_per_rep = timed_reps(group, bytes, pattern, reps, nullptr, "the warm-up");
     }
     previous_ = {bytes, seconds_per_rep};
     best_rate_ = std::max(best_rate_, static_cast<double>(bytes) / seconds_per_rep);
@@ -259,15 +300,12 @@ class Sweep {
     for (std::uint64_t trial = 0; trial < options_.max_trials; ++trial) {
       const NvtxRange range(options_.nvtx, "trial " + std::to_string(trial));
       TrialTiming timing;
-      timed_reps(group, bytes, pattern, result.reps, &timing);
+      timed_reps(group, bytes, pattern, result.reps, &timing, "trial " + std::to_string(trial + 1));
+      if (options_.check_data) check_data(group, bytes, pattern, trial);
       if (timer) {
         result.trial_seconds.push_back(timing.seconds);
         if (!std::isnan(timing.alt_seconds)) result.trial_alt_seconds.push_back(timing.alt_seconds);
         summarize_trials(result);
-      }
-      if (options_.check_data && contains(group.members, team_.rank())) {
-        guard_.expect(wait_bound(bytes), peers_text(group) + " in the data check" + during(bytes, pattern));
-        module_.check(bytes, bytes * 1000 + trial);
       }
       const bool enough = trial + 1 >= options_.min_trials;
       expect_collective(bytes, pattern, "the step that decides on another trial");

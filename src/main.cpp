@@ -239,6 +239,7 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
   });
   if (failure) return fail(team, *failure, kExitUsage);
 
+  guard.on_timeout([&module] { module->abort_waits(); });
   guard.expect(plan.options.timeout.value_or(kSetupWaitSeconds), "the other ranks while setting up module " + plan.options.module);
   failure = on_every_rank(team, [&] { module->setup({team, plan.options, plan.options.schedule.upper, plan.pairing}); });
   if (failure) return fail(team, *failure, kExitUsage);
@@ -278,6 +279,12 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
   }
   try {
     run_sweep({*module, record, team, *clock, reporters, guard, record_lock});
+  } catch (const FailedOnEveryRank& error) {
+    guard.idle();
+    if (!team.is_root()) return kExitRunError;
+    std::fprintf(stderr, "npgpu: %s\n", error.what());
+    save_failed(record, *writer, record_lock, error.what());
+    return kExitRunError;
   } catch (const RunError& error) {
     if (team.is_root()) save_failed(record, *writer, record_lock, error.what());
     throw;

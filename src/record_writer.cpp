@@ -63,10 +63,11 @@ RecordWriter::RecordWriter(std::string path) : path_(std::move(path)), lone_run_
 void RecordWriter::snapshot(const RunRecord& record) { write_lone_run(lone_run_, record); }
 
 std::string RecordWriter::finish(const RunRecord& record) {
-  const std::string group = write_run(path_, record);
+  if (!finished_group_.empty()) return finished_group_;
+  finished_group_ = write_run(path_, record);
   std::error_code ignored;
   fs::remove(lone_run_, ignored);
-  return group;
+  return finished_group_;
 }
 
 }  // namespace npgpu

@@ -42,7 +42,8 @@ std::uint64_t rotation_pool_bytes(std::uint64_t max_bytes, std::uint64_t cache_b
 
 // The cheap per-message tag: the first and last byte of every message carry a counter value.
 void stamp(std::byte* message, std::uint64_t bytes, std::uint8_t tag);
-bool has_stamp(const std::byte* message, std::uint64_t bytes, std::uint8_t tag);
+// The first tag byte that does not carry `tag` (0 or bytes - 1), or `bytes` when both do.
+std::uint64_t untagged_byte(const std::byte* message, std::uint64_t bytes, std::uint8_t tag);
 
 // The full check (--check): every byte from a pattern seeded per message.
 void fill_pattern(std::byte* message, std::uint64_t bytes, std::uint64_t seed);

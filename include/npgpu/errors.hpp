@@ -14,6 +14,12 @@ struct RunError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A measurement failure every rank learned of in the same collective step (corrupt data): every
+// rank stops cleanly, and no rank has to be aborted.
+struct FailedOnEveryRank : RunError {
+  using RunError::RunError;
+};
+
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitRunError = 1;
 

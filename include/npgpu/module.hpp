@@ -103,6 +103,10 @@ class Module {
   // The peak of the link the selected variant exercises, on this rank.
   virtual LinkPeak link_peak() const { return {}; }
 
+  // From another thread, when a wait passed its bound and the process is about to exit: a module
+  // whose library can abort its own waits (NCCL) does so, so the GPU is left in a clean state.
+  virtual void abort_waits() {}
+
   // Pair modules: the peers of the next step, called on every rank before the step's first
   // transfer and outside any timing, so connections and mappings a peer needs are made here.
   virtual void select_peers(const Peers&) {}

@@ -7,6 +7,7 @@
 
 #include "npgpu/calibration.hpp"
 #include "npgpu/expectations.hpp"
+#include "npgpu/fault.hpp"
 #include "npgpu/schedule.hpp"
 #include "npgpu/sizes.hpp"
 #include "npgpu/statistics.hpp"
@@ -41,6 +42,7 @@ struct RunOptions {
   Units units = Units::decimal;
   bool nvtx = false;   // NVTX ranges around each size and trial, for Nsight Systems
   std::optional<double> timeout;  // seconds any one wait may last; otherwise it grows with the size
+  std::optional<ByteFlip> flip;   // tests only: corrupt arriving messages (--test-flip-byte)
   std::string output;  // empty: a new file with a default name
   std::string np_out;  // also write the curves in NetPIPE's np.out columns here (--np-out)
   std::vector<Expectation> expectations;  // --expect-bw, --expect-latency: exit 5 when one is not met

@@ -20,7 +20,8 @@ class RecordWriter {
   // The lone-run file now holds the run as measured so far.
   void snapshot(const RunRecord& record);
 
-  // Adds the run to the record with its status, removes the lone-run file; the run's group.
+  // Adds the run to the record with its status, removes the lone-run file; the run's group. Once:
+  // a later call (a signal during the save) returns the same group and writes nothing.
   std::string finish(const RunRecord& record);
 
   // What adoption added to the record, for the console ("/runs/0004: failed, ...").
@@ -29,6 +30,7 @@ class RecordWriter {
  private:
   std::string path_;
   std::string lone_run_;
+  std::string finished_group_;
   std::vector<std::string> adopted_;
 };
 

@@ -3,6 +3,7 @@
 #include "cuda_check.hpp"
 #include "gpu.hpp"
 #include "kernels.hpp"
+#include "memory.hpp"
 #include "sm_copy_plan.hpp"
 
 namespace npgpu {
@@ -150,7 +151,14 @@ void CopyRoutine::write_pattern(const CopyEnd& end, std::uint64_t bytes, std::ui
   check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize(check pattern)");
 }
 
-void CopyRoutine::expect_pattern(const CopyEnd& end, std::uint64_t bytes, std::uint64_t seed) {
+void CopyRoutine::expect_pattern(const CopyEnd& end, std::uint64_t bytes, std::uint64_t seed,
+                                 const std::optional<ByteFlip>& flip) {
+  if (const auto offset = byte_to_flip(flip, bytes)) {
+    if (end.host != nullptr)
+      flip_host_byte(end.host, *offset);
+    else
+      flip_device_byte(end.address + *offset);
+  }
   const std::byte* arrived = end.host;
   if (arrived == nullptr) {
     std::byte* copy = staging(bytes);
@@ -159,11 +167,11 @@ void CopyRoutine::expect_pattern(const CopyEnd& end, std::uint64_t bytes, std::u
   }
   const std::uint64_t bad = first_mismatch(arrived, bytes, seed);
   if (bad != bytes)
-    throw RunError(label_ + ": byte " + std::to_string(bad) + " of a " + std::to_string(bytes) +
-                   "-byte copy arrived changed (--check)");
+    throw DataError(label_ + ": byte " + std::to_string(bad) + " of a " + std::to_string(bytes) +
+                    "-byte copy arrived changed (--check, which reads every byte)");
 }
 
-void CopyRoutine::check(std::uint64_t bytes, std::uint64_t seed, bool gated) {
+void CopyRoutine::check(std::uint64_t bytes, std::uint64_t seed, bool gated, const std::optional<ByteFlip>& flip) {
   const std::vector<CopyLeg>& legs = legs_.legs;
   std::vector<std::uint64_t> seeds(legs.size());
   for (std::size_t i = 0; i < legs.size(); ++i) {
@@ -183,7 +191,7 @@ void CopyRoutine::check(std::uint64_t bytes, std::uint64_t seed, bool gated) {
   for (std::size_t i = 0; i < legs.size(); ++i) {
     bool forwarded = false;  // to a later leg, whose destination is checked instead
     for (std::size_t k = i + 1; k < legs.size(); ++k) forwarded = forwarded || legs[k].from == legs[i].to;
-    if (!forwarded) expect_pattern(ends_.at(legs[i].to), bytes, seeds[i]);
+    if (!forwarded) expect_pattern(ends_.at(legs[i].to), bytes, seeds[i], flip);
   }
 }
 

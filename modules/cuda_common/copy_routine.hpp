@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "gated_timer.hpp"
 #include "npgpu/buffers.hpp"
 #include "npgpu/clock.hpp"
+#include "npgpu/fault.hpp"
 #include "npgpu/module.hpp"
 #include "streams.hpp"
 
@@ -93,7 +95,8 @@ class CopyRoutine {
 
   // One repetition of `bytes` made the way the trials make it, every byte checked on the host:
   // each chain of legs starts from its own pattern and its last destination must hold it.
-  void check(std::uint64_t bytes, std::uint64_t seed, bool gated);
+  // `flip`: the test-only fault switch, applied where the copy landed.
+  void check(std::uint64_t bytes, std::uint64_t seed, bool gated, const std::optional<ByteFlip>& flip);
 
  private:
   CopyCall call(const CopyLeg& leg, std::uint64_t bytes, std::uint64_t slot) const;
@@ -102,7 +105,7 @@ class CopyRoutine {
   bool crosses_streams(std::size_t from_leg, std::size_t to_leg) const;
   std::byte* staging(std::uint64_t bytes);
   void write_pattern(const CopyEnd& end, std::uint64_t bytes, std::uint64_t seed);
-  void expect_pattern(const CopyEnd& end, std::uint64_t bytes, std::uint64_t seed);
+  void expect_pattern(const CopyEnd& end, std::uint64_t bytes, std::uint64_t seed, const std::optional<ByteFlip>& flip);
 
   std::string label_;
   std::vector<CopyEnd> ends_;

@@ -113,4 +113,11 @@ HostMemory& HostMemory::operator=(HostMemory&& other) noexcept {
   return *this;
 }
 
+void flip_device_byte(std::byte* address) {
+  std::byte value{};
+  check_cuda(cudaMemcpy(&value, address, 1, cudaMemcpyDeviceToHost), "cudaMemcpy(fault switch read)");
+  value ^= std::byte{0xFF};
+  check_cuda(cudaMemcpy(address, &value, 1, cudaMemcpyHostToDevice), "cudaMemcpy(fault switch write)");
+}
+
 }  // namespace npgpu

@@ -29,6 +29,9 @@ const char* host_memory_description(HostMemoryKind kind);
 // CUDA driver pinned itself may not be visible to move_pages).
 int numa_node_of(const void* address);
 
+// The test-only fault switch on GPU memory: one byte read back, flipped and written again.
+void flip_device_byte(std::byte* address);
+
 class HostMemory {
  public:
   HostMemory() = default;

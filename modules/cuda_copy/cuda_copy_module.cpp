@@ -80,6 +80,7 @@ class CudaCopyModule final : public Module {
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
     direction_ = options.direction;
+    flip_ = options.flip;
     blocking_ = options.api == "sync";
     kernel_ = options.copy == "sm";
     memory_kind_ = host_memory_kind(options.host_memory);
@@ -117,7 +118,7 @@ class CudaCopyModule final : public Module {
                      : routine_->run_gated(trial.bytes, trial.reps, trial.clock);
   }
 
-  void check(std::uint64_t bytes, std::uint64_t seed) override { routine_->check(bytes, seed, !blocking_); }
+  void check(std::uint64_t bytes, std::uint64_t seed) override { routine_->check(bytes, seed, !blocking_, flip_); }
 
   TransferShape shape(Pattern pattern, std::uint64_t bytes, std::uint64_t) const override {
     return copy_shape(pattern, bytes);
@@ -175,6 +176,7 @@ class CudaCopyModule final : public Module {
   std::vector<Stream> streams_;
   std::unique_ptr<CopyMethod> method_;
   std::optional<CopyRoutine> routine_;
+  std::optional<ByteFlip> flip_;
 };
 
 }  // namespace

@@ -94,7 +94,7 @@ class CudaIpcModule final : public Module {
 
     stream_ = CudaStream("cudaStreamCreateWithFlags (cudaIpc)");
     transport_.emplace(comm, *memory_, peer_pools_, stream_.get());
-    patterns_.emplace("cudaIpc", options.window, *memory_, true, *transport_);
+    patterns_.emplace("cudaIpc", options, *memory_, true, *transport_);
   }
 
   void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }

@@ -3,7 +3,7 @@
 
 #include "factories.hpp"
 #include "npgpu/buffers.hpp"
-#include "npgpu/errors.hpp"
+#include "npgpu/fault.hpp"
 #include "npgpu/sysinfo.hpp"
 
 namespace npgpu {
@@ -16,6 +16,7 @@ class MemcpyModule final : public Module {
     source_ = HostBuffer(pool);
     target_ = HostBuffer(pool);
     rotation_ = Rotation(pool, setup.options.cache == CacheState::cold);
+    flip_ = setup.options.flip;
   }
 
   TrialTiming run(const TrialSpec& trial) override {
@@ -29,7 +30,10 @@ class MemcpyModule final : public Module {
       stamp(from, n, tag);
       std::memcpy(to, from, n);
       if (round_trip) std::memcpy(source_.data() + rotation_.offset(n, 2 * counter_ + 1), to, n);
-      if (!has_stamp(to, n, tag)) throw RunError("memcpy: a copied message lost its tag");
+      if (const auto offset = byte_to_flip(flip_, n)) flip_host_byte(to, *offset);
+      if (const std::uint64_t bad = untagged_byte(to, n, tag); bad != n)
+        throw DataError("memcpy: byte " + std::to_string(bad) + " of a " + std::to_string(n) +
+                        "-byte copy arrived changed (its tag, in repetition " + std::to_string(rep + 1) + " of the trial)");
     }
     return {trial.clock.now() - start};
   }
@@ -37,8 +41,11 @@ class MemcpyModule final : public Module {
   void check(std::uint64_t bytes, std::uint64_t seed) override {
     fill_pattern(source_.data(), bytes, seed);
     std::memcpy(target_.data(), source_.data(), bytes);
+    if (const auto offset = byte_to_flip(flip_, bytes)) flip_host_byte(target_.data(), *offset);
     const std::uint64_t bad = first_mismatch(target_.data(), bytes, seed);
-    if (bad != bytes) throw RunError("memcpy: byte " + std::to_string(bad) + " of a copy differs from its source");
+    if (bad != bytes)
+      throw DataError("memcpy: byte " + std::to_string(bad) + " of a " + std::to_string(bytes) +
+                      "-byte copy arrived changed (--check, which reads every byte)");
   }
 
   TransferShape shape(Pattern pattern, std::uint64_t bytes, std::uint64_t) const override {
@@ -60,6 +67,7 @@ class MemcpyModule final : public Module {
 
   HostBuffer source_, target_;
   Rotation rotation_;
+  std::optional<ByteFlip> flip_;
   std::uint64_t counter_ = 0;
 };
 

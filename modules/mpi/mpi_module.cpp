@@ -53,7 +53,7 @@ class MpiModule final : public Module {
     else
       transport_ = std::make_unique<MpiTransport>(comm_.get());
     staging_ = path_.path == GpuPath::staged ? staging_description(options, setup.max_bytes) : "";
-    patterns_.emplace("mpi", options.window, *memory_, peer_on_device, *transport_);
+    patterns_.emplace("mpi", options, *memory_, peer_on_device, *transport_);
   }
 
   void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }

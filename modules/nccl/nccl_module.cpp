@@ -99,7 +99,7 @@ class NcclModule final : public Module {
     const std::vector<PairStep> steps = pairing_steps(setup.pairing);
     for (const PairStep& step : steps) first_call_seconds_ += timed_exchange(step.peers[static_cast<std::size_t>(rank)]);
     for (const PairStep& step : steps) second_call_seconds_ += timed_exchange(step.peers[static_cast<std::size_t>(rank)]);
-    patterns_.emplace("nccl", options.window, *memory_, true, *transport_);
+    patterns_.emplace("nccl", options, *memory_, true, *transport_);
   }
 
   void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }
@@ -123,6 +123,11 @@ class NcclModule final : public Module {
     facts.emplace_back("nccl_second_call_s", seconds_fact(second_call_seconds_));
     facts.emplace_back("nccl_environment", nccl_environment());
     return facts;
+  }
+
+  // The guard exits the process right after: the communicator is aborted, never destroyed.
+  void abort_waits() override {
+    if (nccl_) ncclCommAbort(nccl_.release());
   }
 
  private:

@@ -39,6 +39,7 @@ class P2pModule final : public Module {
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
     pattern_ = options.pattern;
+    flip_ = options.flip;
     write_ = options.p2p_access == "write";
     kernel_ = options.copy == "sm";
     legs_ = pair_legs(pattern_, write_);
@@ -84,7 +85,7 @@ class P2pModule final : public Module {
 
   TrialTiming run(const TrialSpec& trial) override { return routine_->run_gated(trial.bytes, trial.reps, trial.clock); }
 
-  void check(std::uint64_t bytes, std::uint64_t seed) override { routine_->check(bytes, seed, true); }
+  void check(std::uint64_t bytes, std::uint64_t seed) override { routine_->check(bytes, seed, true, flip_); }
 
   TransferShape shape(Pattern pattern, std::uint64_t bytes, std::uint64_t) const override {
     return copy_shape(pattern, bytes);
@@ -219,6 +220,7 @@ class P2pModule final : public Module {
   std::string bound_near_;
   std::unique_ptr<CopyMethod> method_;
   std::optional<CopyRoutine> routine_;
+  std::optional<ByteFlip> flip_;
 };
 
 }  // namespace

@@ -31,6 +31,8 @@ class DeviceMessageMemory final : public MessageMemory {
     return npgpu::first_mismatch(staging_.data(), bytes, seed);
   }
 
+  void flip_byte(std::byte* message, std::uint64_t offset) override { flip_device_byte(message + offset); }
+
  private:
   DeviceBuffer send_, receive_;
   HostBuffer staging_;

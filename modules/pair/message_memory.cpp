@@ -1,5 +1,7 @@
 #include "pair/message_memory.hpp"
 
+#include "npgpu/fault.hpp"
+
 namespace npgpu {
 namespace {
 
@@ -16,6 +18,8 @@ class HostMessageMemory final : public MessageMemory {
   std::uint64_t first_mismatch(const std::byte* message, std::uint64_t bytes, std::uint64_t seed) override {
     return npgpu::first_mismatch(message, bytes, seed);
   }
+
+  void flip_byte(std::byte* message, std::uint64_t offset) override { flip_host_byte(message, offset); }
 
  private:
   HostBuffer send_, receive_;

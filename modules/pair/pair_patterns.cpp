@@ -1,6 +1,5 @@
 #include "pair/pair_patterns.hpp"
 
-#include "npgpu/errors.hpp"
 
 namespace npgpu {
 namespace {
@@ -9,21 +8,24 @@ constexpr std::uint64_t kAckBytes = 4;  // as osu_bw
 
 }  // namespace
 
-PairPatterns::PairPatterns(std::string module, std::uint64_t window, MessageMemory& memory, bool peer_on_device,
+PairPatterns::PairPatterns(std::string module, const RunOptions& options, MessageMemory& memory, bool peer_on_device,
                            Transport& transport)
-    : module_(std::move(module)), window_(window), memory_(memory), mine_on_host_(!memory.on_device()),
+    : module_(std::move(module)), window_(options.window), flip_(options.flip), memory_(memory),
+      mine_on_host_(!memory.on_device()),
       peer_on_host_(!peer_on_device), transport_(transport) {}
 
 TrialTiming PairPatterns::run(const TrialSpec& trial) {
   const double start = trial.clock.now();
-  for (std::uint64_t rep = 0; rep < trial.reps; ++rep, ++counter_) {
+  for (rep_ = 0; rep_ < trial.reps; ++rep_, ++counter_) {
     switch (trial.pattern) {
       case Pattern::pingpong: pingpong(trial.bytes); break;
       case Pattern::stream: stream(trial.bytes); break;
       case Pattern::bidir: bidir(trial.bytes); break;
     }
   }
-  return {trial.clock.now() - start};
+  const double seconds = trial.clock.now() - start;
+  throw_damage();
+  return {seconds};
 }
 
 void PairPatterns::check(std::uint64_t bytes, std::uint64_t seed) {
@@ -31,6 +33,26 @@ void PairPatterns::check(std::uint64_t bytes, std::uint64_t seed) {
   // cudaIpc writes into the receiver's memory: no answer may land before every check has read.
   if (peers_.to >= 0 && peers_.from >= 0) transport_.quiesce();
   check_leg(peers_.from, peers_.to, bytes, 1, seed + 1);
+  throw_damage();
+}
+
+void PairPatterns::arrived(const Message& in) {
+  if (const auto offset = byte_to_flip(flip_, in.bytes)) memory_.flip_byte(in.data, *offset);
+}
+
+// A peer may still be sending when a message is found corrupt: the exchange goes on to its end
+// (the driver then fails the run on every rank), and the first corrupt message is what is said.
+void PairPatterns::note_damage(const Message& in, std::uint64_t bad, const std::string& found_by) {
+  if (damage_) return;
+  damage_ = module_ + ": byte " + std::to_string(bad) + " of a " + std::to_string(in.bytes) + "-byte message from rank " +
+            std::to_string(in.peer) + " arrived changed (" + found_by + ")";
+}
+
+void PairPatterns::throw_damage() {
+  if (!damage_) return;
+  const std::string what = *damage_;
+  damage_.reset();
+  throw DataError(what);
 }
 
 void PairPatterns::check_leg(int to, int from, std::uint64_t bytes, std::uint64_t slot, std::uint64_t seed) {
@@ -43,10 +65,9 @@ void PairPatterns::check_leg(int to, int from, std::uint64_t bytes, std::uint64_
   if (from >= 0) transport_.receive(in);
   transport_.complete();
   if (from < 0) return;
+  arrived(in);
   const std::uint64_t bad = memory_.first_mismatch(in.data, bytes, seed);
-  if (bad != bytes)
-    throw RunError(module_ + ": byte " + std::to_string(bad) + " of a " + std::to_string(bytes) +
-                   "-byte message from rank " + std::to_string(from) + " arrived changed");
+  if (bad != bytes) note_damage(in, bad, "--check, which reads every byte");
 }
 
 Message PairPatterns::outgoing(int peer, std::uint64_t n, std::uint64_t slot) const {
@@ -61,11 +82,12 @@ void PairPatterns::stamp_tag(const Message& out) const {
   if (mine_on_host_) stamp(out.data, out.bytes, static_cast<std::uint8_t>(counter_));
 }
 
-void PairPatterns::expect_tag(const Message& in, bool stamped_by_host) const {
+void PairPatterns::expect_tag(const Message& in, bool stamped_by_host) {
   if (!mine_on_host_ || !stamped_by_host) return;
-  if (!has_stamp(in.data, in.bytes, static_cast<std::uint8_t>(counter_)))
-    throw RunError(module_ + ": a " + std::to_string(in.bytes) + "-byte message from rank " + std::to_string(in.peer) +
-                   " arrived without its tag (corrupt or out of order)");
+  arrived(in);
+  const std::uint64_t bad = untagged_byte(in.data, in.bytes, static_cast<std::uint8_t>(counter_));
+  if (bad != in.bytes)
+    note_damage(in, bad, "its tag, in repetition " + std::to_string(rep_ + 1) + " of the trial: corrupt or out of order");
 }
 
 // A round trip with `to`, timed; the round trip `from` starts is echoed from the buffer it landed

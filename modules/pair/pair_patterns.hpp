@@ -3,8 +3,10 @@
 // and OSU's patterns, written once for the pair modules. A rank starts each exchange with its `to`
 // peer and answers its `from` peer (npgpu::Peers): in a pair one rank has each role, in a step of
 // the all-pairs shift every rank has both at once.
+#include <optional>
 #include <string>
 
+#include "npgpu/fault.hpp"
 #include "npgpu/module.hpp"
 #include "pair/transport.hpp"
 
@@ -16,15 +18,16 @@ namespace npgpu {
 class PairPatterns {
  public:
   // `peer_on_device`: the other side's messages are GPU memory (--buffers), so it stamps no tags.
-  PairPatterns(std::string module, std::uint64_t window, MessageMemory& memory, bool peer_on_device,
+  PairPatterns(std::string module, const RunOptions& options, MessageMemory& memory, bool peer_on_device,
                Transport& transport);
 
   void select_peers(const Peers& peers) { peers_ = peers; }
 
+  // A corrupt message is a DataError, thrown once the trial's exchanges are over.
   TrialTiming run(const TrialSpec& trial);
 
   // A pattern goes to `to` while one comes from `from`, whose every byte is checked; then answers
-  // go the other way and are checked too.
+  // go the other way and are checked too. A DataError once both legs are over.
   void check(std::uint64_t bytes, std::uint64_t seed);
 
  private:
@@ -35,17 +38,23 @@ class PairPatterns {
   Message outgoing(int peer, std::uint64_t n, std::uint64_t slot) const;
   Message incoming(int peer, std::uint64_t n, std::uint64_t slot) const;
   void stamp_tag(const Message& out) const;
-  void expect_tag(const Message& in, bool stamped_by_host) const;
+  void expect_tag(const Message& in, bool stamped_by_host);
   void check_leg(int to, int from, std::uint64_t bytes, std::uint64_t slot, std::uint64_t seed);
+  void arrived(const Message& in);  // the fault switch, where a check is about to read
+  void note_damage(const Message& in, std::uint64_t bad, const std::string& found_by);
+  void throw_damage();
 
   std::string module_;
   std::uint64_t window_;
+  std::optional<ByteFlip> flip_;
   MessageMemory& memory_;
   bool mine_on_host_;
   bool peer_on_host_;
   Transport& transport_;
   Peers peers_;
   std::uint64_t counter_ = 0;
+  std::uint64_t rep_ = 0;              // within the trial, for the failure's words
+  std::optional<std::string> damage_;  // the first corrupt message, until it is thrown
 };
 
 }  // namespace npgpu

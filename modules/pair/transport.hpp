@@ -38,6 +38,8 @@ class MessageMemory {
   // The --check pattern written into a message, and the first byte that differs from it.
   virtual void fill(std::byte* message, std::uint64_t bytes, std::uint64_t seed) = 0;
   virtual std::uint64_t first_mismatch(const std::byte* message, std::uint64_t bytes, std::uint64_t seed) = 0;
+  // The test-only fault switch: corrupts one byte of a message that arrived.
+  virtual void flip_byte(std::byte* message, std::uint64_t offset) = 0;
 
   std::byte* send_slot(std::uint64_t bytes, std::uint64_t index) const { return send_ + rotation_.offset(bytes, index); }
   std::byte* receive_slot(std::uint64_t bytes, std::uint64_t index) const {

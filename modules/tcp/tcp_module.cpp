@@ -59,7 +59,7 @@ class TcpModule final : public Module {
     const std::uint64_t pool = rotation_pool_bytes(setup.max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
     memory_ = make_host_message_memory(pool, options.cache == CacheState::cold);
     transport_.emplace(sockets_);
-    patterns_.emplace("tcp", options.window, *memory_, false, *transport_);
+    patterns_.emplace("tcp", options, *memory_, false, *transport_);
   }
 
   void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }

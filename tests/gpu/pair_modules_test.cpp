@@ -9,19 +9,12 @@
 #include <iostream>
 
 #include "cuda_common/gpu.hpp"
+#include "gpu_support.hpp"
 #include "integration/checks.hpp"
 #include "support/command.hpp"
 
 namespace npgpu::test {
 namespace {
-
-// npgpu beside this test's folder (build/tests/..), so a build folder copied elsewhere still runs.
-std::string npgpu_binary() {
-  if (std::filesystem::exists(NPGPU_BINARY)) return NPGPU_BINARY;
-  return (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "npgpu").string();
-}
-
-std::string mpirun() { return std::filesystem::exists(NPGPU_MPIEXEC) ? NPGPU_MPIEXEC : "mpirun"; }
 
 struct Expected {
   int rank;

@@ -4,6 +4,8 @@
 #include <set>
 
 #include "npgpu/buffers.hpp"
+#include "npgpu/errors.hpp"
+#include "npgpu/fault.hpp"
 #include "npgpu/sizes.hpp"
 
 namespace npgpu {
@@ -42,10 +44,22 @@ TEST(RotationPool, ColdSpansTwiceTheCacheWithinBounds) {
 TEST(Stamp, TagsFirstAndLastByte) {
   HostBuffer buffer(100);
   stamp(buffer.data(), 100, 7);
-  EXPECT_TRUE(has_stamp(buffer.data(), 100, 7));
-  EXPECT_FALSE(has_stamp(buffer.data(), 100, 8));
+  EXPECT_EQ(untagged_byte(buffer.data(), 100, 7), 100u) << "both tag bytes carry the tag";
+  EXPECT_EQ(untagged_byte(buffer.data(), 100, 8), 0u);
   buffer.data()[99] = std::byte{0};
-  EXPECT_FALSE(has_stamp(buffer.data(), 100, 7)) << "a lost tail is caught";
+  EXPECT_EQ(untagged_byte(buffer.data(), 100, 7), 99u) << "a lost tail is caught, and named";
+}
+
+TEST(ByteFlip, FlipsOnlyMessagesLargeEnoughAtAClampedOffset) {
+  const ByteFlip flip = parse_byte_flip("5000@4K");
+  EXPECT_EQ(flip.offset, 5000u);
+  EXPECT_EQ(flip.min_bytes, 4096u);
+  EXPECT_EQ(byte_to_flip(flip, 4095), std::nullopt) << "smaller messages arrive intact";
+  EXPECT_EQ(byte_to_flip(flip, 4096), std::optional<std::uint64_t>(4095)) << "clamped to the last byte";
+  EXPECT_EQ(byte_to_flip(flip, 8192), std::optional<std::uint64_t>(5000));
+  EXPECT_EQ(byte_to_flip(std::nullopt, 8192), std::nullopt) << "off unless asked for";
+  EXPECT_THROW(parse_byte_flip("x@4K"), UsageError);
+  EXPECT_THROW(parse_byte_flip("@4K"), UsageError);
 }
 
 TEST(Pattern, FindsTheFirstChangedByte) {
