@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 #include "npgpu/errors.hpp"
@@ -99,6 +100,15 @@ ParsedCommand parse_info_command(const std::vector<std::string>& args) {
   return parsed;
 }
 
+// Refused before anything is measured rather than after.
+void check_np_out_path(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code error;
+  if (!parent.empty() && !std::filesystem::is_directory(parent, error))
+    throw UsageError("--np-out " + path + ": directory '" + parent.string() + "' does not exist");
+  if (std::filesystem::is_directory(path, error)) throw UsageError("--np-out " + path + ": is a directory; name a file");
+}
+
 }  // namespace
 
 const std::vector<const char*> kModuleOptions{"--direction", "--memory",   "--copy",    "--api",
@@ -153,6 +163,12 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
                  "binary (GiB/s)")->check(CLI::IsMember(names_of(kUnits)));
   app.add_option("-o,--output", o.output, "HDF5 file to create or append this run to (default: a new "
                  "npgpu-<module>-<time>.h5)");
+  std::vector<std::string> expect_bw, expect_latency;
+  app.add_option("--np-out", o.np_out, "Also write the curves as NetPIPE 3.x np.out columns to this file");
+  app.add_option("--expect-bw", expect_bw, "SIZE=RATE, e.g. 1M=10GB/s: exit with code 5 (after writing the record) "
+                 "when a curve's throughput at SIZE is below RATE; several allowed");
+  app.add_option("--expect-latency", expect_latency, "SIZE=TIME, e.g. 8=2us: exit with code 5 (after writing the "
+                 "record) when a curve's one-way time at SIZE is above TIME; several allowed");
   app.add_flag("--nvtx", o.nvtx, "NVTX ranges around each size and trial, for Nsight Systems");
   double timeout = 0;
   app.add_option("--timeout", timeout, "Seconds any one wait may last before the run stops with exit code 3, naming "
@@ -196,8 +212,8 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   app.footer("'npgpu info [--json]' shows what a run here would stand on (hosts, GPUs, links, MPI), measuring "
              "nothing.\nExit codes: 0 done; 1 the measurement failed (corrupt data, a library call); 2 bad input (nothing "
              "written); 3 a wait passed its bound (a rank or GPU stopped answering: --timeout); 4 interrupted by "
-             "SIGTERM or SIGINT. On 1, 3 and 4 the record keeps every finished size, the run marked failed or "
-             "incomplete.");
+             "SIGTERM or SIGINT; 5 an --expect-bw or --expect-latency was not met (the record is written and says "
+             "which). On 1, 3 and 4 the record keeps every finished size, the run marked failed or incomplete.");
 
   std::vector<const char*> argv;
   for (const std::string& arg : args) argv.push_back(arg.c_str());
@@ -225,6 +241,9 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   if (!flag_below.empty()) o.flag_below = parse_fraction(flag_below, "--flag-below");
   if (app.count("--seed") > 0) o.seed = seed;
   if (app.count("--timeout") > 0) o.timeout = timeout;
+  for (const std::string& text : expect_bw) o.expectations.push_back(parse_expect_bw(text));
+  for (const std::string& text : expect_latency) o.expectations.push_back(parse_expect_latency(text));
+  if (!o.np_out.empty()) check_np_out_path(o.np_out);
   if (!flip.empty()) o.flip = parse_byte_flip(flip);
   if (app.count("--sample") > 0 && o.sample == 0)
     throw UsageError("--sample 0: each rank needs at least one partner; choose 1 to N-1 for N ranks");

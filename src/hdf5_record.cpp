@@ -5,11 +5,13 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <utility>
 
+#include "hdf5_handle.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/system_json.hpp"
 #include "npgpu/version.hpp"
@@ -17,46 +19,6 @@
 namespace npgpu {
 namespace fs = std::filesystem;
 namespace {
-
-constexpr const char* kSchema = "npgpu-run-1";
-
-// An HDF5 identifier closed when it goes out of scope.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t), const std::string& what) : id_(id), close_(close) {
-    if (id_ < 0) throw RunError("HDF5: could not " + what);
-  }
-  Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  ~Handle() {
-    if (id_ >= 0) close_(id_);
-  }
-  operator hid_t() const { return id_; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
-
-void check(herr_t status, const std::string& what) {
-  if (status < 0) throw RunError("HDF5: could not " + what);
-}
-
-bool is_hdf5(const std::string& path) {
-#if H5_VERSION_GE(1, 12, 0)
-  return H5Fis_accessible(path.c_str(), H5P_DEFAULT) > 0;
-#else
-  return H5Fis_hdf5(path.c_str()) > 0;
-#endif
-}
-
-Handle utf8_string_type() {
-  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "make a string type");
-  check(H5Tset_size(type, H5T_VARIABLE), "size a string type");
-  check(H5Tset_cset(type, H5T_CSET_UTF8), "set UTF-8");
-  return type;
-}
 
 void attribute(hid_t object, const char* name, const std::string& value) {
   Handle type = utf8_string_type();
@@ -169,10 +131,6 @@ void write_system(hid_t run, const SystemInfo& system) {
     attribute(rank, "cpus", system.ranks[r].cpus);
     for (const auto& [name, value] : system.ranks[r].module_facts) attribute(rank, name.c_str(), value);
   }
-}
-
-std::string curve_name(const Curve& curve) {
-  return "rank" + std::to_string(curve.rank) + (curve.variant.empty() ? "" : "_" + curve.variant);
 }
 
 void write_curve(hid_t curves, const Curve& curve, const RunRecord& record) {
@@ -308,6 +266,33 @@ void write_matrix(hid_t run, const RunRecord& r) {
   dataset(flagged, "ratio", ratio, 0, "1", "throughput / class_median, below flag_below");
 }
 
+// --expect-bw, --expect-latency: each expectation against each curve, and whether it was met.
+void write_expectations(hid_t run, const RunRecord& r) {
+  Handle g = group(run, "expectations");
+  std::vector<std::string> given, kind, curve;
+  std::vector<std::uint64_t> bytes, met;
+  std::vector<double> expected, measured;
+  for (const ExpectationOutcome& o : r.expectations) {
+    given.push_back(o.expectation.given);
+    kind.push_back(o.expectation.kind == ExpectationKind::bandwidth ? "bandwidth" : "latency");
+    curve.push_back(o.curve);
+    bytes.push_back(o.expectation.bytes);
+    expected.push_back(o.expectation.value);
+    measured.push_back(o.measured);
+    met.push_back(o.met ? 1 : 0);
+  }
+  attribute(g, "met", static_cast<std::int64_t>(std::count(met.begin(), met.end(), 1u) == std::ssize(met)));
+  strings(g, "option", given, "the expectation as given on the command line");
+  strings(g, "kind", kind, "bandwidth (at least expected B/s) or latency (at most expected s)");
+  strings(g, "curve", curve, "the curve judged (a group under curves/)");
+  dataset(g, "bytes", bytes, 0, "B", "message size the expectation is about");
+  dataset(g, "expected", expected, 0, "B/s or s", "the threshold: B/s for bandwidth, s for latency (see kind)");
+  dataset(g, "measured", measured, 0, "B/s or s",
+          "the curve's headline throughput or one-way time at that size (interpolated between the sizes around it); "
+          "NaN: the curve does not reach that size");
+  dataset(g, "met", met, 0, "1", "1: met, 0: not met");
+}
+
 void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   Handle runs = group(file, "runs");
   Handle run = group(runs, name);
@@ -351,6 +336,7 @@ void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   for (const Curve& curve : r.curves) write_curve(curves, curve, r);
   if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::halves) write_aggregate(run, r);
   if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::all) write_matrix(run, r);
+  if (!o.expectations.empty()) write_expectations(run, r);
 }
 
 std::string next_run_name(hid_t file) {
@@ -368,24 +354,6 @@ std::string next_run_name(hid_t file) {
 fs::path directory_of(const std::string& path) {
   const fs::path parent = fs::path(path).parent_path();
   return parent.empty() ? fs::path(".") : parent;
-}
-
-// Whether the root of an HDF5 file says npgpu wrote it.
-bool written_by_npgpu(const std::string& path) {
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file < 0) return false;
-  bool ours = false;
-  if (H5Aexists(file, "schema") > 0) {
-    Handle attr(H5Aopen(file, "schema", H5P_DEFAULT), H5Aclose, "open the schema attribute");
-    Handle type = utf8_string_type();
-    char* text = nullptr;
-    if (H5Aread(attr, type, &text) >= 0 && text != nullptr) {
-      ours = std::string(text) == kSchema;
-      H5free_memory(text);
-    }
-  }
-  H5Fclose(file);
-  return ours;
 }
 
 // Writers of one directory take turns: an exclusive lock on the directory itself, so no lock
@@ -425,7 +393,7 @@ std::string replace_with_run_added(const std::string& path, Add add) {
                             : H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
                   H5Fclose, (appending ? "open " : "create ") + path);
       if (!appending) {
-        attribute(file, "schema", std::string(kSchema));
+        attribute(file, "schema", std::string(kRecordSchema));
         attribute(file, "created_by", std::string("npgpu ") + kVersion);
       }
       name = next_run_name(file);
@@ -442,6 +410,23 @@ std::string replace_with_run_added(const std::string& path, Add add) {
 }
 
 }  // namespace
+
+bool written_by_npgpu(const std::string& path) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) return false;
+  bool ours = false;
+  if (H5Aexists(file, "schema") > 0) {
+    Handle attr(H5Aopen(file, "schema", H5P_DEFAULT), H5Aclose, "open the schema attribute");
+    Handle type = utf8_string_type();
+    char* text = nullptr;
+    if (H5Aread(attr, type, &text) >= 0 && text != nullptr) {
+      ours = std::string(text) == kRecordSchema;
+      H5free_memory(text);
+    }
+  }
+  H5Fclose(file);
+  return ours;
+}
 
 std::string private_name(const std::string& path, const std::string& suffix) {
   return (directory_of(path) / ("." + fs::path(path).filename().string() + ".npgpu-" + host_name() + "-" +
@@ -463,7 +448,7 @@ void check_output_path(const std::string& path) {
   if (!is_hdf5(path))
     throw UsageError("-o " + path + ": exists and is not an HDF5 file (left untouched); choose a new name or an HDF5 file to append to");
   if (!written_by_npgpu(path))
-    throw UsageError("-o " + path + ": an HDF5 file npgpu did not write (its root has no schema '" + kSchema +
+    throw UsageError("-o " + path + ": an HDF5 file npgpu did not write (its root has no schema '" + kRecordSchema +
                      "'; left untouched); choose a new name or an npgpu record to append to");
   if (access(path.c_str(), W_OK) != 0) throw UsageError("-o " + path + ": the HDF5 file is not writable");
 }
@@ -487,7 +472,7 @@ void write_lone_run(const std::string& path, const RunRecord& record) {
   try {
     {
       Handle file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create " + path);
-      attribute(file, "schema", std::string(kSchema));
+      attribute(file, "schema", std::string(kRecordSchema));
       attribute(file, "created_by", std::string("npgpu ") + kVersion);
       write_run_group(file, "0001", record);
     }

@@ -19,10 +19,13 @@
 #include "npgpu/hdf5_record.hpp"
 #include "npgpu/info_text.hpp"
 #include "npgpu/nvtx.hpp"
+#include "npgpu/after_run.hpp"
 #include "npgpu/record_writer.hpp"
+#include "npgpu/run_data.hpp"
 #include "npgpu/run_guard.hpp"
 #include "npgpu/system_json.hpp"
 #include "system_probes.hpp"
+#include "npgpu/subcommands.hpp"
 
 namespace npgpu {
 namespace {
@@ -112,6 +115,9 @@ void plan_pairs(Plan& plan, int ranks) {
       throw UsageError("--sizes applies to --pairs all (the other pairings sweep --lower to --upper)");
     return;
   }
+  if (!options.expectations.empty())
+    throw UsageError("--expect-bw, --expect-latency: they judge curves, and --pairs all measures matrices; use them "
+                     "with one pair (A:B) or --pairs halves");
   if (options.pattern_given && options.pattern == Pattern::bidir)
     throw UsageError("--pattern bidir: --pairs all measures pingpong (a latency matrix) or stream (a throughput matrix)");
   if (options.upper_given)
@@ -204,7 +210,7 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
     return fail(team, error.what(), kExitUsage);
   }
   if (command.action == Action::help || command.action == Action::version) {
-    if (team.is_root()) std::fputs(command.text.c_str(), stdout);
+    if (team.is_root()) std::fputs((command.text + (command.action == Action::help ? subcommands_help() : "")).c_str(), stdout);
     return 0;
   }
   if (command.action == Action::list_modules) {
@@ -297,16 +303,20 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
   const std::lock_guard<std::mutex> hold(record_lock);
   record.finished_utc = utc_now("%Y-%m-%dT%H:%M:%SZ");
   record.status = "complete";
+  record.expectations = judge_expectations(plan.options.expectations, curves_of(record));
   console.end(record);
   const std::string run_group = writer->finish(record);
   std::printf("  record: %s (%s)\n", plan.options.output.c_str(), run_group.c_str());
-  return 0;
+  return after_run_saved(record, run_group);
 }
 
 }  // namespace
 }  // namespace npgpu
 
 int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv, argv + argc);
+  if (const npgpu::Subcommand* subcommand = npgpu::find_subcommand(args))
+    return subcommand->run(std::vector<std::string>(args.begin() + 2, args.end()));
   npgpu::hold_stop_signals();
   MPI_Init(&argc, &argv);
   int code = 0;
@@ -314,7 +324,7 @@ int main(int argc, char** argv) {
     const npgpu::Team team(MPI_COMM_WORLD);
     npgpu::RunGuard guard(team.rank());
     try {
-      code = npgpu::run(std::vector<std::string>(argv, argv + argc), team, guard);
+      code = npgpu::run(args, team, guard);
     } catch (const std::exception& error) {
       // A failure mid-run (corrupt data, a failed library call): a peer may be blocked waiting
       // for this rank, so the whole job stops here rather than hanging.

@@ -48,25 +48,37 @@ SizeResult unpack(const double* packed, std::size_t max_trials) {
   return result;
 }
 
-CurveSummary summarize_curve(const Curve& curve, Headline headline) {
+std::string curve_name(const Curve& curve) {
+  return "rank" + std::to_string(curve.rank) + (curve.variant.empty() ? "" : "_" + curve.variant);
+}
+
+CurveSummary summarize_points(std::span<const double> bytes, std::span<const double> seconds,
+                              std::span<const double> throughput) {
   CurveSummary summary;
-  if (curve.sizes.empty()) return summary;
-  const SizeResult& first = curve.sizes.front();
-  summary.latency_bytes = first.bytes;
-  summary.latency_seconds = headline_of(first.time, headline);
-  for (const SizeResult& size : curve.sizes) {
-    const double throughput = size.throughput(headline_of(size.time, headline));
-    if (throughput > summary.peak_throughput) {
-      summary.peak_throughput = throughput;
-      summary.peak_bytes = size.bytes;
+  if (bytes.empty()) return summary;
+  summary.latency_bytes = static_cast<std::uint64_t>(bytes.front());
+  summary.latency_seconds = seconds.front();
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    if (throughput[i] > summary.peak_throughput) {
+      summary.peak_throughput = throughput[i];
+      summary.peak_bytes = static_cast<std::uint64_t>(bytes[i]);
     }
-  }
-  for (const SizeResult& size : curve.sizes)
-    if (size.throughput(headline_of(size.time, headline)) >= 0.5 * summary.peak_throughput) {
-      summary.half_peak_bytes = size.bytes;
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    if (throughput[i] >= 0.5 * summary.peak_throughput) {
+      summary.half_peak_bytes = static_cast<std::uint64_t>(bytes[i]);
       break;
     }
   return summary;
+}
+
+CurveSummary summarize_curve(const Curve& curve, Headline headline) {
+  std::vector<double> bytes, seconds, throughput;
+  for (const SizeResult& size : curve.sizes) {
+    bytes.push_back(static_cast<double>(size.bytes));
+    seconds.push_back(headline_of(size.time, headline));
+    throughput.push_back(size.throughput(seconds.back()));
+  }
+  return summarize_points(bytes, seconds, throughput);
 }
 
 PairsAggregate aggregate_pairs(const std::vector<Curve>& curves, Headline headline) {

@@ -1,4 +1,6 @@
-# Makes a real record with npgpu, then asks the plotting script to draw it.
+# Makes a real record with npgpu, then asks the plotting script for every kind of picture, each at a
+# requested size: curves of that record (PNG, with the table), curves of the checked-in records
+# overlaid (SVG and PDF), and the all-pairs matrix as a heat map (PNG).
 if(NOT PYTHON)
   message(FATAL_ERROR "Debian's /usr/bin/python3 was not found; install python3-h5py python3-matplotlib")
 endif()
@@ -9,19 +11,62 @@ execute_process(COMMAND ${NPGPU} --module memcpy --upper 64K --trial-time 0.002 
 if(NOT npgpu_result EQUAL 0)
   message(FATAL_ERROR "npgpu failed: ${npgpu_result}")
 endif()
-execute_process(COMMAND ${PYTHON} ${SCRIPT} ${WORK}/run.h5 -o ${WORK}/run.png --table
-                RESULT_VARIABLE plot_result OUTPUT_VARIABLE table ERROR_VARIABLE errors)
-if(NOT plot_result EQUAL 0)
-  message(FATAL_ERROR "npgpu-plot failed (${plot_result}): ${errors}")
-endif()
-if(NOT EXISTS ${WORK}/run.png)
-  message(FATAL_ERROR "npgpu-plot wrote no picture")
-endif()
-file(SIZE ${WORK}/run.png png_size)
-if(png_size LESS 10000)
-  message(FATAL_ERROR "the picture is suspiciously small (${png_size} bytes)")
-endif()
-string(FIND "${table}" "65536" has_last_size)
+
+function(plot output)
+  execute_process(COMMAND ${PYTHON} ${SCRIPT} ${ARGN} -o ${WORK}/${output} --npgpu ${NPGPU}
+                  RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE errors)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "npgpu-plot ${ARGN} failed (${result}): ${errors}")
+  endif()
+  if(NOT EXISTS ${WORK}/${output})
+    message(FATAL_ERROR "npgpu-plot wrote no ${output}")
+  endif()
+  file(SIZE ${WORK}/${output} bytes)
+  if(bytes LESS 10000)
+    message(FATAL_ERROR "${output} is suspiciously small (${bytes} bytes)")
+  endif()
+  set(plot_output "${out}" PARENT_SCOPE)
+endfunction()
+
+# The pixel size a PNG says in its header (IHDR: width and height, big-endian, from byte 16).
+function(expect_png_size file width height)
+  file(READ ${file} header OFFSET 16 LIMIT 8 HEX)
+  string(SUBSTRING "${header}" 0 8 w)
+  string(SUBSTRING "${header}" 8 8 h)
+  math(EXPR w "0x${w}")
+  math(EXPR h "0x${h}")
+  if(NOT w EQUAL width OR NOT h EQUAL height)
+    message(FATAL_ERROR "${file} is ${w}x${h} pixels, asked for ${width}x${height}")
+  endif()
+endfunction()
+
+function(expect_text file text)
+  file(READ ${file} content LIMIT 4000)
+  string(FIND "${content}" "${text}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${file} lacks '${text}'")
+  endif()
+endfunction()
+
+plot(run.png ${WORK}/run.h5 --table --size 1200x600)
+expect_png_size(${WORK}/run.png 1200 600)
+string(FIND "${plot_output}" "65536" has_last_size)
 if(has_last_size EQUAL -1)
-  message(FATAL_ERROR "the table lacks the largest size: ${table}")
+  message(FATAL_ERROR "the table lacks the largest size: ${plot_output}")
+endif()
+
+set(data ${SOURCE}/tests/data/report)
+# 100 pixels to the inch, 72 points: 1000 x 500 pixels is 720 x 360 points.
+plot(overlaid.svg ${data}/node.h5 ${data}/cluster.h5:1 ${data}/cluster-b.h5:1 --size 1000x500)
+expect_text(${WORK}/overlaid.svg "width=\"720pt\" height=\"360pt\"")
+plot(overlaid.pdf ${data}/node.h5:3 ${data}/node.h5:4 --size 1000x500)
+expect_text(${WORK}/overlaid.pdf "/MediaBox [ 0 0 720 360 ]")
+plot(matrix.png ${data}/cluster.h5:5 --kind matrix --size 900x450)
+expect_png_size(${WORK}/matrix.png 900 450)
+
+# Bad input: one line, no picture.
+execute_process(COMMAND ${PYTHON} ${SCRIPT} ${data}/plain.h5 -o ${WORK}/plain.png RESULT_VARIABLE result
+                ERROR_VARIABLE errors)
+if(result EQUAL 0 OR EXISTS ${WORK}/plain.png)
+  message(FATAL_ERROR "npgpu-plot drew a file npgpu did not write: ${errors}")
 endif()

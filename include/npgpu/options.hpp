@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "npgpu/calibration.hpp"
+#include "npgpu/expectations.hpp"
 #include "npgpu/fault.hpp"
 #include "npgpu/schedule.hpp"
 #include "npgpu/sizes.hpp"
@@ -43,6 +44,8 @@ struct RunOptions {
   std::optional<double> timeout;  // seconds any one wait may last; otherwise it grows with the size
   std::optional<ByteFlip> flip;   // tests only: corrupt arriving messages (--test-flip-byte)
   std::string output;  // empty: a new file with a default name
+  std::string np_out;  // also write the curves in NetPIPE's np.out columns here (--np-out)
+  std::vector<Expectation> expectations;  // --expect-bw, --expect-latency: exit 5 when one is not met
   std::string command_line;
 
   // Module options: a module accepts only those its catalog entry names (ModuleInfo::options);

@@ -33,6 +33,7 @@ struct RunRecord {
   std::string finished_utc;
   std::string status = "incomplete";  // complete, incomplete (interrupted) or failed, as last saved
   std::string status_reason;          // why it is not complete
+  std::vector<ExpectationOutcome> expectations;  // judged when the run is complete
   std::vector<Curve> curves;         // complete on rank 0 only
   PairMatrix matrix;                 // --pairs all, on rank 0 only
 };

@@ -1,6 +1,7 @@
 #pragma once
 // What a sweep produced: raw trials per size and their statistics, one curve per timing rank.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct Curve {
   std::string peer_host;
 };
 
+// The curve's name in the record: "rank0", or "rank0_gpu0_to_gpu1" with a variant.
+std::string curve_name(const Curve& curve);
+
 // The closing numbers of a curve, from the headline statistic.
 struct CurveSummary {
   std::uint64_t latency_bytes = 0;
@@ -54,6 +58,9 @@ struct CurveSummary {
   std::uint64_t half_peak_bytes = 0;  // smallest size reaching half the peak (n1/2)
 };
 CurveSummary summarize_curve(const Curve& curve, Headline headline);
+// The same from a curve's sizes, headline one-way times and throughputs.
+CurveSummary summarize_points(std::span<const double> bytes, std::span<const double> seconds,
+                              std::span<const double> throughput);
 
 // Pairs measured at the same time (--pairs halves), size by size: the sum of their throughputs,
 // what the fabric gives when everyone talks, and the slowest pair. The curves share one schedule.

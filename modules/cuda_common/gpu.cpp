@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cuda_check.hpp"
+#include "link_peaks.hpp"
 #include "streams.hpp"
 #include "npgpu/sizes.hpp"
 
@@ -114,11 +115,9 @@ void require_gpu_memory(const Gpu& gpu, std::uint64_t bytes, const std::string& 
 }
 
 LinkPeak memory_peak(const Gpu& gpu) {
-  if (gpu.memory_clock_khz <= 0 || gpu.memory_bus_bits <= 0) return {};
-  char how[160];
-  std::snprintf(how, sizeof how, "memory clock %d MHz x %d-bit bus / 8 x 2 (double data rate)",
-                gpu.memory_clock_khz / 1000, gpu.memory_bus_bits);
-  return {gpu.memory_clock_khz * 1e3 * gpu.memory_bus_bits / 8 * 2, how};
+  // Double data rate: two transfers per pin per memory clock.
+  return memory_bus_peak(gpu.memory_bus_bits, 2 * gpu.memory_clock_khz * 1e3,
+                         "memory clock " + std::to_string(gpu.memory_clock_khz / 1000) + " MHz, double data rate");
 }
 
 LinkPeak host_link_peak(const Gpu& gpu) { return pcie_peak(gpu.pci.link.gts, gpu.pci.link.width); }

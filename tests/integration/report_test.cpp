@@ -1,0 +1,193 @@
+// npgpu report, export and the run's expectations, as a user meets them: the real binary on the
+// checked-in records of tests/data/report (tests/data/make_report_records.py made them) and on
+// records of real runs.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "support/command.hpp"
+#include "support/h5_file.hpp"
+
+namespace npgpu::test {
+namespace {
+
+std::string data(const std::string& name) { return std::string(NPGPU_SOURCE_DIR) + "/tests/data/report/" + name; }
+
+CommandResult npgpu(std::vector<std::string> args) {
+  args.insert(args.begin(), NPGPU_BINARY);
+  return run_command(args);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void expect_contains(const std::string& text, const std::string& part) {
+  EXPECT_NE(text.find(part), std::string::npos) << "missing: " << part << "\nin:\n" << text;
+}
+
+TEST(Report, EveryVerdictFromTheCheckedInRecords) {
+  const CommandResult r = npgpu({"report", data("node.h5"), data("cluster.h5"), data("cluster-b.h5")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string& t = r.out;
+  expect_contains(t, "the host side, not the PCIe links, caps concurrent host->GPU traffic at 162");
+  expect_contains(t, "each GPU gets 73% of what it gets alone");
+  expect_contains(t, "pageable host memory reaches 35% of pinned memory's peak for cudaMemcpy stream, h2d (18.9 GB/s");
+  expect_contains(t, "staging through pinned host buffers reaches 28% of the direct path's peak");
+  expect_contains(t, "the slowest is rank 1 -> rank 4 (a1 -> b1)");
+  expect_contains(t, "flagged link: rank 3 (b) -> rank 1 (a): 4.00 GB/s at 1 MiB, 50% of the median of its class");
+  expect_contains(t, "the curve leaves the Hockney fit at 64 KiB (the time jumps x1.36");
+  expect_contains(t, "eager to rendezvous");
+  expect_contains(t, "INCOMPLETE: interrupted by SIGTERM");
+  expect_contains(t, "FAILED: rank 1: a wait passed its bound");
+  expect_contains(t, "EXPECTATION NOT MET: --expect-bw 64M=20GB/s: rank0 reached");
+  expect_contains(t, "of the theoretical 63.0 GB/s, excellent");
+  expect_contains(t, "Side by side");
+  expect_contains(t, "cluster-b.h5:/runs/0001: latency");
+}
+
+TEST(Report, JsonHoldsTheSameForScripts) {
+  const CommandResult r = npgpu({"report", "--json", data("node.h5"), data("cluster.h5"), data("cluster-b.h5")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report["schema"], "npgpu-report-1");
+  ASSERT_EQ(report["runs"].size(), 13u) << "4 + 7 + 2 runs";
+  std::set<std::string> kinds;
+  for (const auto& finding : report["findings"]) kinds.insert(finding["kind"]);
+  EXPECT_EQ(kinds, (std::set<std::string>{"concurrent_vs_alone", "pageable_vs_pinned", "staged_vs_direct"}));
+  const auto& pingpong = report["runs"][4];
+  EXPECT_EQ(pingpong["run"], "/runs/0001");
+  EXPECT_EQ(pingpong["curves"][0]["breaks"][0]["bytes"], 65536);
+  EXPECT_NEAR(pingpong["curves"][0]["breaks"][0]["jump"].get<double>(), 1.36, 0.01) << "19.96 us against 14.6 us";
+  EXPECT_EQ(pingpong["curves"][0]["segments"].size(), 2u);
+  EXPECT_NEAR(pingpong["curves"][0]["segments"][0]["alpha_s"].get<double>(), 1.5e-6, 0.2e-6);
+  EXPECT_EQ(report["runs"][3]["expectations_met"], false);
+  EXPECT_EQ(report["runs"][3]["expectations"][0]["option"], "--expect-bw 64M=20GB/s");
+  EXPECT_EQ(report["runs"][9]["status"], "incomplete");
+  EXPECT_EQ(report["runs"][10]["status"], "failed");
+  EXPECT_EQ(report["runs"][12]["status"], "complete") << "a run without a status attribute is complete";
+  EXPECT_FALSE(report["comparisons"].empty());
+  EXPECT_EQ(report["runs"][0]["curves"][0]["link_peak"]["from"], "record");
+  EXPECT_EQ(report["runs"][0]["curves"][0]["grade"], "excellent");
+}
+
+TEST(Report, OneRunOfAFile) {
+  for (const char* spec : {"cluster.h5:/runs/0002", "cluster.h5:2"}) {
+    const CommandResult r = npgpu({"report", "--json", data(spec)});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json report = nlohmann::json::parse(r.out);
+    ASSERT_EQ(report["runs"].size(), 1u) << spec;
+    EXPECT_EQ(report["runs"][0]["run"], "/runs/0002");
+  }
+}
+
+TEST(Report, LinkJudgesARunWithoutAPeak) {
+  const CommandResult r = npgpu({"report", "--link", "ib-hdr", data("cluster.h5:2")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_contains(r.out, "theoretical peak 25.0 GB/s (HDR InfiniBand 4x");
+  expect_contains(r.out, "from --link");
+}
+
+TEST(Report, BadInputIsOneLineAndExitCode2) {
+  TempDir dir;
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"report", dir.file("missing.h5")}, "no such file"},
+      {{"report", data("plain.h5")}, "an HDF5 file npgpu did not write"},
+      {{"report", data("cluster.h5:/runs/0099")}, "no run /runs/0099"},
+      {{"report", data("cluster.h5:runs")}, "is not a run"},
+      {{"report", "--link", "warp", data("cluster.h5")}, "not a known link"},
+      {{"report"}, "records is required"},
+      {{"export", data("cluster.h5")}, "--format is required"},
+      {{"export", "--format", "xls", data("cluster.h5")}, "--format"},
+      {{"export", "--format", "csv", "-o", dir.file("none/out.csv"), data("cluster.h5")}, "cannot write there"},
+  };
+  for (const auto& [args, says] : cases) {
+    const CommandResult r = npgpu(args);
+    EXPECT_EQ(r.exit_code, 2) << args.back();
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+    expect_contains(r.err, says);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+TEST(Export, NpOutAndCsvReadBack) {
+  TempDir dir;
+  const CommandResult np = npgpu({"export", "--format", "np.out", data("cluster.h5:1"), "-o", dir.file("np.out")});
+  ASSERT_EQ(np.exit_code, 0) << np.err;
+  const CommandResult csv = npgpu({"export", "--format", "csv", data("cluster.h5:1")});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  std::vector<std::vector<double>> columns;  // bytes, Mbps, seconds
+  for (const std::string& line : lines_of(read_text(dir.file("np.out")))) {
+    if (line[0] == '#') continue;
+    double bytes = 0, mbps = 0, seconds = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lf %lf %lf", &bytes, &mbps, &seconds), 3) << line;
+    EXPECT_NEAR(mbps, bytes * 8 / seconds / 1048576, mbps * 1e-5) << line;
+    columns.push_back({bytes, mbps, seconds});
+  }
+  const std::vector<std::string> rows = lines_of(csv.out);
+  ASSERT_EQ(rows.size(), columns.size() + 1) << "a header and a row per size";
+  ASSERT_EQ(columns.size(), 13u) << "1 B to 16 MiB in powers of four";
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    std::stringstream row(rows[i + 1]);
+    std::vector<std::string> cells;
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    ASSERT_GE(cells.size(), 13u) << rows[i + 1];
+    EXPECT_EQ(std::stod(cells[8]), columns[i][0]) << "the same sizes";
+    EXPECT_NEAR(std::stod(cells[11]), columns[i][2], 6e-13) << "the same times, np.out to 12 decimals";
+  }
+}
+
+std::vector<std::string> quick_mpi(const std::vector<std::string>& more) {
+  std::vector<std::string> argv = mpirun_npgpu(2, {"pml", "ob1", "btl", "self,vader"});
+  argv.insert(argv.end(), {"--module", "mpi"});
+  for (const std::string& option : quick_sweep("4K")) argv.push_back(option);
+  argv.insert(argv.end(), more.begin(), more.end());
+  return argv;
+}
+
+TEST(Expectations, AnImpossibleBandwidthExitsWith5AfterTheRecordIsWritten) {
+  TempDir dir;
+  const CommandResult run = run_command(quick_mpi({"--expect-bw", "1K=1000TB/s", "--expect-latency", "8=10s",
+                                                   "-o", dir.file("run.h5"), "--np-out", dir.file("run.np")}));
+  EXPECT_EQ(run.exit_code, 5) << run.err;
+  expect_contains(run.err, "npgpu: expectation not met: --expect-bw 1K=1000TB/s: rank0 reached");
+  expect_contains(run.out, "record: " + dir.file("run.h5"));
+  H5File file(dir.file("run.h5"));
+  EXPECT_EQ(file.text_attribute("/runs/0001", "status"), "complete") << "the measurement itself went fine";
+  EXPECT_EQ(file.number_attribute("/runs/0001/expectations", "met"), 0);
+  EXPECT_EQ(file.texts("/runs/0001/expectations/option"),
+            (std::vector<std::string>{"--expect-bw 1K=1000TB/s", "--expect-latency 8=10s"}));
+  EXPECT_EQ(file.doubles("/runs/0001/expectations/met"), (std::vector<double>{0, 1}));
+  EXPECT_NE(read_text(dir.file("run.np")).find("NetPIPE 3.x"), std::string::npos) << "--np-out written too";
+
+  const CommandResult report = npgpu({"report", dir.file("run.h5")});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  expect_contains(report.out, "EXPECTATION NOT MET: --expect-bw 1K=1000TB/s");
+  expect_contains(report.out, "Hockney fit");
+}
+
+TEST(Expectations, MetOnesExitWith0) {
+  TempDir dir;
+  const CommandResult run = run_command(quick_mpi({"--expect-latency", "8=10s", "-o", dir.file("run.h5")}));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  expect_contains(run.out, "expectations: all 1 met");
+  EXPECT_EQ(H5File(dir.file("run.h5")).number_attribute("/runs/0001/expectations", "met"), 1);
+}
+
+TEST(Expectations, BadFormsAreRefusedBeforeMeasuring) {
+  TempDir dir;
+  const CommandResult run = run_command(quick_mpi({"--expect-bw", "1K=fast", "-o", dir.file("run.h5")}));
+  EXPECT_EQ(run.exit_code, 2);
+  expect_contains(run.err, "SIZE=RATE");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("run.h5")));
+}
+
+}  // namespace
+}  // namespace npgpu::test

@@ -1,0 +1,182 @@
+// Verdicts of `npgpu report` from runs built in memory: each kind, with the figures it names.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "npgpu/export.hpp"
+#include "npgpu/report.hpp"
+
+namespace npgpu {
+namespace {
+
+RunData run_of(const std::string& file, const std::string& group, const std::string& module, const std::string& pattern,
+               const std::string& status = "complete", const std::string& reason = "") {
+  RunData run;
+  run.file = file;
+  run.group = group;
+  run.module = module;
+  run.pattern = pattern;
+  run.headline = "median";
+  run.status = status;
+  run.status_reason = reason;
+  return run;
+}
+
+// A curve of t(n) = alpha + n / beta over 1 B to 64 MiB in powers of four.
+CurveData hockney_curve(const std::string& name, double alpha, double beta, LinkPeak peak = {}) {
+  CurveData curve;
+  curve.name = name;
+  curve.host = "alpha";
+  for (double n = 1; n <= 64.0 * 1024 * 1024; n *= 4) {
+    curve.bytes.push_back(n);
+    curve.bytes_per_transfer.push_back(n);
+    curve.seconds.push_back(alpha + n / beta);
+  }
+  curve.link_peak = peak;
+  return curve;
+}
+
+RunData copy_run(const std::string& group, const std::string& concurrency, const std::string& memory, double beta,
+                 int gpus) {
+  RunData run = run_of("node.h5", group, "cudaMemcpy", "stream");
+  run.concurrency = concurrency;
+  run.facts = {{"direction", "h2d"}, {"host_memory", memory + " (details)"}, {"gpu", "0"}};
+  for (int g = 0; g < gpus; ++g) {
+    run.curves.push_back(hockney_curve("rank" + std::to_string(g), 5e-6, beta, {63.015e9, "PCIe Gen5 x16"}));
+    run.curves.back().rank = g;
+  }
+  return run;
+}
+
+const Finding* find_kind(const Report& report, const std::string& kind) {
+  for (const Finding& f : report.findings)
+    if (f.kind == kind) return &f;
+  return nullptr;
+}
+
+TEST(Report, CurveFiguresAndTheShareOfThePeak) {
+  RunData run = copy_run("/runs/0001", "together", "pinned", 50e9, 1);
+  const Report report = make_report({run}, std::nullopt);
+  const CurveReport& c = report.runs.at(0).curves.at(0);
+  EXPECT_DOUBLE_EQ(c.summary.latency_seconds, 5e-6 + 1 / 50e9);
+  EXPECT_NEAR(c.hockney.whole.alpha_s, 5e-6, 1e-10);
+  EXPECT_NEAR(c.hockney.whole.beta_B_per_s, 50e9, 1e4);
+  const double peak = 64.0 * 1024 * 1024 / (5e-6 + 64.0 * 1024 * 1024 / 50e9);
+  EXPECT_NEAR(c.peak_fraction, peak / 63.015e9, 1e-9);
+  EXPECT_NE(c.verdict.find("very good"), std::string::npos) << c.verdict;  // 79%
+}
+
+TEST(Report, ConcurrentAgainstAloneNamesTheHostSide) {
+  // The 4 x H200 node: 55.2 GB/s each alone, 40.5 GB/s each together.
+  const RunData alone = copy_run("/runs/0001", "alone", "pinned", 55.2e9 * 1.0001, 4);
+  const RunData together = copy_run("/runs/0002", "together", "pinned", 40.5e9 * 1.0001, 4);
+  const Report report = make_report({alone, together}, std::nullopt);
+  const Finding* f = find_kind(report, "concurrent_vs_alone");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->text.find("the host side, not the PCIe links, caps concurrent host->GPU traffic at 16"), std::string::npos)
+      << f->text;
+  EXPECT_NE(f->text.find("each GPU gets 73% of what it gets alone"), std::string::npos) << f->text;
+  EXPECT_EQ(f->runs, (std::vector<std::string>{"node.h5:/runs/0002", "node.h5:/runs/0001"}));
+}
+
+TEST(Report, PageableAgainstPinnedAndStagedAgainstDirect) {
+  const RunData pinned = copy_run("/runs/0001", "together", "pinned", 50e9, 1);
+  const RunData pageable = copy_run("/runs/0002", "together", "pageable", 20e9, 1);
+  RunData direct = run_of("n.h5", "/runs/0003", "mpi", "stream");
+  direct.facts = {{"messages", "GPU memory"}, {"gpu_path", "direct (auto: MPI is CUDA-aware)"}};
+  direct.curves = {hockney_curve("rank0", 3e-6, 40e9)};
+  RunData staged = direct;
+  staged.group = "/runs/0004";
+  staged.facts["gpu_path"] = "staged (auto: ...)";
+  staged.curves = {hockney_curve("rank0", 20e-6, 10e9)};
+  const Report report = make_report({pinned, pageable, direct, staged}, std::nullopt);
+  const Finding* memory = find_kind(report, "pageable_vs_pinned");
+  ASSERT_NE(memory, nullptr);
+  EXPECT_NEAR(memory->ratio, 0.4, 0.01);
+  EXPECT_NE(memory->text.find("pageable host memory reaches 40% of pinned memory's peak"), std::string::npos) << memory->text;
+  const Finding* path = find_kind(report, "staged_vs_direct");
+  ASSERT_NE(path, nullptr);
+  EXPECT_NEAR(path->ratio, 0.25, 0.01);
+  EXPECT_NE(path->text.find("staging through pinned host buffers reaches 25%"), std::string::npos) << path->text;
+}
+
+TEST(Report, TheSlowestPairAndFlaggedLinks) {
+  RunData pairs = run_of("c.h5", "/runs/0001", "mpi", "stream");
+  pairs.pairs = "halves";
+  for (int r = 0; r < 3; ++r) {
+    pairs.curves.push_back(hockney_curve("rank" + std::to_string(r), 2e-6, r == 1 ? 6e9 : 10e9));
+    pairs.curves.back().rank = r;
+    pairs.curves.back().peer = r + 3;
+    pairs.curves.back().peer_host = "far";
+  }
+  const double top = pairs.curves[0].bytes.back();
+  pairs.aggregate = AggregateData{{top}, {26e9}, {6e9}, {1}};
+  RunData matrix = run_of("c.h5", "/runs/0002", "mpi", "stream");
+  MatrixData m;
+  m.bytes = {1048576};
+  m.rank_host = {"a", "a", "b", "b"};
+  m.rank_gpu = {"", "", "", ""};
+  m.classes = {"one host, host buffers", "two hosts, host buffers"};
+  m.cell_class = std::vector<int>(16, 1);
+  m.flagged = {{0, 3, 1, 4e9, 8e9}};
+  matrix.matrix = m;
+  const Report report = make_report({pairs, matrix}, std::nullopt);
+  ASSERT_EQ(report.runs[0].findings.size(), 1u);
+  const std::string& slowest = report.runs[0].findings[0];
+  EXPECT_NE(slowest.find("the slowest is rank 1 -> rank 4 (alpha -> far)"), std::string::npos) << slowest;
+  EXPECT_NE(slowest.find("60% of the median pair"), std::string::npos) << slowest;
+  ASSERT_EQ(report.runs[1].findings.size(), 1u);
+  const std::string& flagged = report.runs[1].findings[0];
+  EXPECT_NE(flagged.find("rank 3 (b) -> rank 1 (a): 4.00 GB/s at 1 MiB, 50% of the median of its class 'two hosts"),
+            std::string::npos) << flagged;
+}
+
+TEST(Report, FilesSideBySideWithRatiosAndAsJson) {
+  RunData a = copy_run("/runs/0001", "together", "pinned", 50e9, 1), b = a;
+  b.file = "other.h5";
+  b.curves = {hockney_curve("rank0", 10e-6, 25e9, {63.015e9, "PCIe Gen5 x16"})};
+  const Report report = make_report({a, b}, std::nullopt);
+  ASSERT_EQ(report.comparisons.size(), 1u);
+  ASSERT_EQ(report.comparisons[0].runs.size(), 2u);
+  EXPECT_DOUBLE_EQ(report.comparisons[0].runs[0].peak_ratio, 1);
+  EXPECT_NEAR(report.comparisons[0].runs[1].peak_ratio, 0.5, 0.01);
+  EXPECT_NEAR(report.comparisons[0].runs[1].latency_ratio, 2, 0.01);
+  const nlohmann::json json = report_json(report);
+  EXPECT_EQ(json["schema"], kReportSchema);
+  EXPECT_NEAR(json["comparisons"][0]["runs"][1]["peak_ratio"].get<double>(), 0.5, 0.01);
+  EXPECT_NEAR(json["runs"][1]["curves"][0]["hockney"]["beta_B_per_s"].get<double>(), 25e9, 1e4);
+  EXPECT_EQ(json["runs"][1]["curves"][0]["link_peak"]["from"], "record");
+  EXPECT_NE(report_text(report).find("Side by side"), std::string::npos);
+}
+
+TEST(Report, LinkJudgesCurvesWithoutAPeakAndUnfinishedRunsAreNamed) {
+  RunData run = run_of("x.h5", "/runs/0001", "tcp", "stream", "incomplete", "interrupted by SIGINT");
+  run.curves = {hockney_curve("rank0", 20e-6, 10e9)};
+  const Report report = make_report({run}, LinkPeak{12.5e9, "100 Gb/s Ethernet"});
+  EXPECT_TRUE(report.runs[0].curves[0].link_peak_given);
+  EXPECT_NE(report.runs[0].curves[0].verdict.find("80% of the theoretical 12.5 GB/s, very good"), std::string::npos)
+      << report.runs[0].curves[0].verdict;
+  const std::string text = report_text(report);
+  EXPECT_NE(text.find("INCOMPLETE: interrupted by SIGINT"), std::string::npos) << text;
+  EXPECT_NE(text.find("from --link"), std::string::npos) << text;
+}
+
+TEST(Export, NpOutColumnsAreBytesNetpipeMbpsAndSeconds) {
+  RunData run = run_of("x.h5", "/runs/0001", "mpi", "pingpong");
+  run.curves = {hockney_curve("rank0", 1e-6, 1e9)};
+  const std::string text = np_out_text({run});
+  ASSERT_EQ(text.rfind("# npgpu", 0), 0u) << "a header comment names the columns";
+  const std::size_t line = text.find("\n     256 ");
+  ASSERT_NE(line, std::string::npos) << text;
+  double bytes = 0, mbps = 0, seconds = 0;
+  ASSERT_EQ(std::sscanf(text.c_str() + line, "%lf %lf %lf", &bytes, &mbps, &seconds), 3);
+  EXPECT_EQ(bytes, 256);
+  EXPECT_NEAR(seconds, 1e-6 + 256 / 1e9, 1e-12);
+  EXPECT_NEAR(mbps, 256 * 8 / seconds / 1048576, 1e-3) << "NetPIPE 3.x: bits/s over 2^20";
+  const std::string csv = csv_text({run});
+  EXPECT_EQ(csv.rfind("file,run,module,pattern,status,curve", 0), 0u);
+  EXPECT_NE(csv.find("x.h5,/runs/0001,mpi,pingpong,complete,rank0,alpha,,256,256,median,"), std::string::npos) << csv;
+}
+
+}  // namespace
+}  // namespace npgpu
