@@ -51,13 +51,13 @@ std::string csv_text(const std::vector<RunData>& runs) {
     for (const CurveData& curve : run.curves)
       for (std::size_t i = 0; i < curve.bytes.size(); ++i) {
         const auto column = [&](const std::vector<double>& values) {
-          return i < values.size() ? number("%.9g", values[i]) : std::string();
+          return i < values.size() ? number("%.12g", values[i]) : std::string();
         };
         out += csv_field(run.file) + "," + run.group + "," + csv_field(run.module) + "," + run.pattern + "," +
                run.status + "," + csv_field(curve.name) + "," + csv_field(curve.host) + "," +
                csv_field(curve.peer_host) + "," + number("%.0f", curve.bytes[i]) + "," +
-               number("%.0f", curve.bytes_per_transfer[i]) + "," + run.headline + "," + number("%.9g", curve.seconds[i]) +
-               "," + number("%.9g", curve.throughput(i)) + "," + column(curve.seconds_min) + "," +
+               number("%.0f", curve.bytes_per_transfer[i]) + "," + run.headline + "," + number("%.12g", curve.seconds[i]) +
+               "," + number("%.12g", curve.throughput(i)) + "," + column(curve.seconds_min) + "," +
                column(curve.seconds_max) + "," + column(curve.trials) + "\n";
       }
   return out;
