@@ -11,6 +11,7 @@
 #include "npgpu/errors.hpp"
 #include "npgpu/fault.hpp"
 #include "npgpu/nvtx.hpp"
+#include "npgpu/roll_call.hpp"
 #include "npgpu/sizes.hpp"
 
 namespace npgpu {
@@ -55,7 +56,10 @@ class Sweep {
   explicit Sweep(const SweepParts& parts)
       : module_(parts.module), record_(parts.record), options_(parts.record.options), team_(parts.team),
         clock_(parts.clock), reporters_(parts.reporters), guard_(parts.guard), record_lock_(parts.record_lock),
-        groups_(measurement_groups(parts.record, parts.team)), hosts_(all_gather(parts.team.comm(), this_host())) {}
+        groups_(measurement_groups(parts.record, parts.team)), hosts_(all_gather(parts.team.comm(), this_host())) {
+    // With two ranks a step can only wait for the other one; with more, a roll call names whom.
+    if (team_.size() > 2) roll_call_.emplace(team_);
+  }
 
   void run() {
     if (record_.pairing.mode == PairingMode::all && record_.module.layout == Layout::pair) {
@@ -109,11 +113,26 @@ class Sweep {
     return ": module " + options_.module + ", pattern " + pattern_name(pattern) + ", size " + format_bytes(bytes);
   }
 
-  void expect_collective(std::uint64_t bytes, Pattern pattern, const char* step) {
+  // Bounds the collective step that follows, and (with a roll call) says how to wait for it.
+  Team::CollectiveWait expect_collective(std::uint64_t bytes, Pattern pattern, const char* step) {
     const std::string others = team_.size() == 2 ? "rank " + std::to_string(1 - team_.rank()) + " (" +
                                                        host_of(1 - team_.rank()) + ")"
                                                  : "the other ranks";
-    guard_.expect(wait_bound(bytes), others + " at " + step + during(bytes, pattern));
+    const std::string where = std::string(" at ") + step + during(bytes, pattern);
+    const double bound = wait_bound(bytes);
+    guard_.expect(bound, others + where);
+    if (!roll_call_) return {};
+    return [this, where, bound, others](MPI_Request& request) {
+      roll_call_->wait(request, bound, [&](const std::vector<int>& missing) {
+        guard_.retell((missing.empty() ? others : ranks_text(missing)) + where);
+      });
+    };
+  }
+
+  std::string ranks_text(const std::vector<int>& ranks) const {
+    std::string text;
+    for (int rank : ranks) text += (text.empty() ? "" : ", ") + ("rank " + std::to_string(rank) + " (" + host_of(rank) + ")");
+    return text;
   }
 
   static std::string this_host() {
@@ -211,8 +230,8 @@ class Sweep {
   template <typename Report>
   void collect_cells(const Group& group, const SizeResult& mine, std::size_t index, Report report) {
     const std::size_t length = packed_length(options_.max_trials);
-    expect_collective(mine.bytes, record_.patterns[index], "gathering the results");
-    const std::vector<double> all = team_.gather(pack(mine, options_.max_trials));
+    const Team::CollectiveWait wait = expect_collective(mine.bytes, record_.patterns[index], "gathering the results");
+    const std::vector<double> all = team_.gather(pack(mine, options_.max_trials), wait);
     on_root([&] {
       for (int rank : group.timers) {
         const int to = group.peers[static_cast<std::size_t>(rank)].to;
@@ -233,8 +252,7 @@ class Sweep {
   // so the run costs nothing more until data is corrupt, and then fails on every rank together.
   double timed_reps(const Group& group, std::uint64_t bytes, Pattern pattern, std::uint64_t reps, TrialTiming* kept,
                     const std::string& step) {
-    expect_collective(bytes, pattern, "the barrier before a trial");
-    team_.barrier();
+    team_.barrier(expect_collective(bytes, pattern, "the barrier before a trial"));
     TrialTiming timing;
     std::optional<std::string> damage;
     if (contains(group.members, team_.rank())) {
@@ -243,9 +261,8 @@ class Sweep {
     }
     const bool timer = contains(group.timers, team_.rank());
     if (kept != nullptr && timer) *kept = timing;
-    expect_collective(bytes, pattern, "the step after a trial");
     const double mine = damage ? kDamaged : timer ? timing.seconds / static_cast<double>(reps) : 0.0;
-    const double slowest = team_.max(mine);
+    const double slowest = team_.max(mine, expect_collective(bytes, pattern, "the step after a trial"));
     if (slowest == kDamaged) fail_together(damage, step, bytes, pattern);
     return slowest;
   }
@@ -257,8 +274,8 @@ class Sweep {
       guard_.expect(wait_bound(bytes), peers_text(group) + " in the data check" + during(bytes, pattern));
       damage = damage_from([&] { module_.check(bytes, bytes * 1000 + trial); });
     }
-    expect_collective(bytes, pattern, "the step after the data check");
-    if (team_.any(damage.has_value())) fail_together(damage, "the check after trial " + std::to_string(trial + 1), bytes, pattern);
+    if (team_.any(damage.has_value(), expect_collective(bytes, pattern, "the step after the data check")))
+      fail_together(damage, "the check after trial " + std::to_string(trial + 1), bytes, pattern);
   }
 
   template <typename Transfer>
@@ -308,8 +325,8 @@ class Sweep {
         summarize_trials(result);
       }
       const bool enough = trial + 1 >= options_.min_trials;
-      expect_collective(bytes, pattern, "the step that decides on another trial");
-      if (!team_.any(!enough || (timer && !(result.precision <= options_.precision)))) break;
+      const bool another = !enough || (timer && !(result.precision <= options_.precision));
+      if (!team_.any(another, expect_collective(bytes, pattern, "the step that decides on another trial"))) break;
     }
     return result;
   }
@@ -318,8 +335,8 @@ class Sweep {
   template <typename Report>
   void collect(const Group& group, const SizeResult& mine, std::size_t first_curve, Report report) {
     const std::size_t length = packed_length(options_.max_trials);
-    expect_collective(mine.bytes, options_.pattern, "gathering the results");
-    const std::vector<double> all = team_.gather(pack(mine, options_.max_trials));
+    const Team::CollectiveWait wait = expect_collective(mine.bytes, options_.pattern, "gathering the results");
+    const std::vector<double> all = team_.gather(pack(mine, options_.max_trials), wait);
     on_root([&] {
       for (std::size_t i = 0; i < group.timers.size(); ++i) {
         const auto rank = static_cast<std::size_t>(group.timers[i]);
@@ -375,6 +392,7 @@ class Sweep {
   std::mutex& record_lock_;
   std::vector<Group> groups_;
   std::vector<std::string> hosts_;  // every rank's, on every rank (the record has them on rank 0 only)
+  std::optional<RollCall> roll_call_;
   Previous previous_;
   double best_rate_ = 0;  // bytes per second of one repetition, the best so far
   Progress progress_;

@@ -66,6 +66,11 @@ void RunGuard::expect(double seconds, std::string waiting_for) {
   armed_ = true;
 }
 
+void RunGuard::retell(std::string waiting_for) {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  waiting_for_ = std::move(waiting_for);
+}
+
 void RunGuard::idle() {
   const std::lock_guard<std::mutex> hold(mutex_);
   armed_ = false;
@@ -133,8 +138,9 @@ void RunGuard::stop(int code, const std::string& line, const std::string& status
   std::fflush(stderr);
   std::fflush(stdout);
   // mpirun stops the whole job as soon as one rank exits: the others, having said why they stop,
-  // give rank 0, which got the same signal, a moment to save before they go.
-  if (code == kExitInterrupted && rank_ != 0) std::this_thread::sleep_for(kSaveGrace);
+  // give rank 0 a moment to reach the same end itself (the same signal, or its own bound: it
+  // starts each wait a little later, after writing the size) and save it as such.
+  if (rank_ != 0) std::this_thread::sleep_for(kSaveGrace);
   _exit(code);
 }
 

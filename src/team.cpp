@@ -27,19 +27,37 @@ Team::Team(MPI_Comm comm) : comm_(comm) {
   MPI_Comm_size(comm_, &size_);
 }
 
-void Team::barrier() const { MPI_Barrier(comm_); }
+void Team::barrier(const CollectiveWait& wait) const {
+  if (!wait) {
+    MPI_Barrier(comm_);
+    return;
+  }
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(comm_, &request);
+  wait(request);
+}
 
-double Team::max(double value) const {
+double Team::max(double value, const CollectiveWait& wait) const {
   double result = value;
-  MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  reduce(&value, &result, MPI_DOUBLE, MPI_MAX, wait);
   return result;
 }
 
-bool Team::any(bool value) const {
+bool Team::any(bool value, const CollectiveWait& wait) const {
   int mine = value ? 1 : 0;
   int result = 0;
-  MPI_Allreduce(&mine, &result, 1, MPI_INT, MPI_LOR, comm_);
+  reduce(&mine, &result, MPI_INT, MPI_LOR, wait);
   return result != 0;
+}
+
+void Team::reduce(const void* mine, void* result, MPI_Datatype type, MPI_Op op, const CollectiveWait& wait) const {
+  if (!wait) {
+    MPI_Allreduce(mine, result, 1, type, op, comm_);
+    return;
+  }
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Iallreduce(mine, result, 1, type, op, comm_, &request);
+  wait(request);
 }
 
 std::uint64_t Team::broadcast(std::uint64_t value) const {
@@ -47,10 +65,16 @@ std::uint64_t Team::broadcast(std::uint64_t value) const {
   return value;
 }
 
-std::vector<double> Team::gather(const std::vector<double>& mine) const {
+std::vector<double> Team::gather(const std::vector<double>& mine, const CollectiveWait& wait) const {
   std::vector<double> all(is_root() ? mine.size() * static_cast<std::size_t>(size_) : 0);
-  MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
-             static_cast<int>(mine.size()), MPI_DOUBLE, 0, comm_);
+  const int count = static_cast<int>(mine.size());
+  if (!wait) {
+    MPI_Gather(mine.data(), count, MPI_DOUBLE, all.data(), count, MPI_DOUBLE, 0, comm_);
+    return all;
+  }
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Igather(mine.data(), count, MPI_DOUBLE, all.data(), count, MPI_DOUBLE, 0, comm_, &request);
+  wait(request);
   return all;
 }
 

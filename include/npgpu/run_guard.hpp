@@ -38,7 +38,8 @@ class RunGuard {
   // The next wait must end within `seconds`; `waiting_for` says what it waits for, in words
   // ("rank 1 (host b) in a trial of mpi, pingpong, 1 MiB"). Replaces the previous bound.
   void expect(double seconds, std::string waiting_for);
-  void idle();  // no wait bounded until the next expect()
+  void retell(std::string waiting_for);  // the same wait and bound, better said (who is missing)
+  void idle();                          // no wait bounded until the next expect()
 
   // Called before the process exits on a timeout, from the guard's thread (NCCL's abort).
   void on_timeout(std::function<void()> abort_waits);

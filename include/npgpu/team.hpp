@@ -4,6 +4,7 @@
 // mixes with the driver's.
 #include <mpi.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,13 +23,16 @@ class Team {
   bool is_root() const { return rank_ == 0; }
   MPI_Comm comm() const { return comm_; }
 
-  void barrier() const;
-  double max(double value) const;
-  bool any(bool value) const;
+  // How the driver's steps between trials wait: MPI's blocking call by default; a RollCall's
+  // wait (roll_call.hpp) finds out meanwhile which ranks never came.
+  using CollectiveWait = std::function<void(MPI_Request&)>;
+  void barrier(const CollectiveWait& wait = {}) const;
+  double max(double value, const CollectiveWait& wait = {}) const;
+  bool any(bool value, const CollectiveWait& wait = {}) const;
   std::uint64_t broadcast(std::uint64_t value) const;  // from rank 0
 
   // Every rank's vector, concatenated in rank order, on rank 0 (empty elsewhere).
-  std::vector<double> gather(const std::vector<double>& mine) const;
+  std::vector<double> gather(const std::vector<double>& mine, const CollectiveWait& wait = {}) const;
   std::vector<std::string> gather(const std::string& mine) const;
 
   // Collective: the first error any rank saw ("rank N: ..." when not rank 0), on every rank.
@@ -36,6 +40,8 @@ class Team {
   std::optional<std::string> first_error(const std::optional<std::string>& mine) const;
 
  private:
+  void reduce(const void* mine, void* result, MPI_Datatype type, MPI_Op op, const CollectiveWait& wait) const;
+
   MPI_Comm comm_;
   int rank_ = 0;
   int size_ = 1;
