@@ -52,7 +52,8 @@ std::string curve_verdict(const CurveReport& c) {
     verdict = percent(c.peak_fraction) + " of the theoretical " +
               format_throughput(c.link_peak.bytes_per_second, Units::decimal) + ", " + efficiency_verdict(c.peak_fraction);
   else
-    verdict = "no theoretical peak is recorded for this path (--link NAME judges it against a known link)";
+    verdict = "no theoretical peak for this path" + (c.link_peak.how.empty() ? "" : " (" + c.link_peak.how + ")") +
+              "; --link NAME judges it against a known link";
   if (const HockneyFit* worst = worst_segment(c.hockney); worst != nullptr && is_poor(*worst)) {
     verdict += "; " + poor_fit_sentence(*worst, c);
   } else if (!c.hockney.breaks.empty()) {
