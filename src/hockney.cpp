@@ -153,4 +153,10 @@ HockneyAnalysis analyse_hockney(std::span<const double> bytes, std::span<const d
   return analysis;
 }
 
+const HockneyFit* worst_segment(const HockneyAnalysis& analysis) {
+  const auto by_rms = [](const HockneyFit& a, const HockneyFit& b) { return a.rms_relative_residual < b.rms_relative_residual; };
+  const auto worst = std::max_element(analysis.segments.begin(), analysis.segments.end(), by_rms);
+  return worst == analysis.segments.end() ? nullptr : &*worst;
+}
+
 }  // namespace npgpu

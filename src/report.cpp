@@ -36,14 +36,27 @@ std::string describe_break(const CurveBreak& b) {
          format_throughput(b.beta_after_B_per_s, Units::decimal) + ": a change of regime)";
 }
 
+// Breaks found in a curve the model does not follow are noise, not protocol switches.
+std::string poor_fit_sentence(const HockneyFit& worst, const CurveReport& c) {
+  const std::string where = c.hockney.segments.size() == 1 ? ""
+                            : " from " + format_bytes(static_cast<std::uint64_t>(c.bytes[worst.first])) + " to " +
+                                  format_bytes(static_cast<std::uint64_t>(c.bytes[worst.last]));
+  return "poor fit: rms residual " + percent(worst.rms_relative_residual) + where +
+         ", the latency/bandwidth model does not describe this curve: its alpha, beta, n1/2 and breaks mean nothing "
+         "here";
+}
+
 std::string curve_verdict(const CurveReport& c) {
   std::string verdict;
   if (c.link_peak.bytes_per_second > 0)
     verdict = percent(c.peak_fraction) + " of the theoretical " +
               format_throughput(c.link_peak.bytes_per_second, Units::decimal) + ", " + efficiency_verdict(c.peak_fraction);
   else
-    verdict = "no theoretical peak is recorded for this path (--link NAME judges it against a known link)";
-  if (!c.hockney.breaks.empty()) {
+    verdict = "no theoretical peak for this path" + (c.link_peak.how.empty() ? "" : " (" + c.link_peak.how + ")") +
+              "; --link NAME judges it against a known link";
+  if (const HockneyFit* worst = worst_segment(c.hockney); worst != nullptr && is_poor(*worst)) {
+    verdict += "; " + poor_fit_sentence(*worst, c);
+  } else if (!c.hockney.breaks.empty()) {
     verdict += "; the curve leaves the Hockney fit";
     for (const CurveBreak& b : c.hockney.breaks) verdict += (&b == &c.hockney.breaks.front() ? " " : " and ") + describe_break(b);
   }

@@ -21,7 +21,8 @@ json fit_json(const HockneyFit& fit, const std::vector<double>& bytes) {
           {"beta_B_per_s", fit.beta_B_per_s > 0 ? number(fit.beta_B_per_s) : json(nullptr)},
           {"n_half_bytes", fit.beta_B_per_s > 0 ? number(fit.half_bytes()) : json(nullptr)},
           {"rms_relative_residual", number(fit.rms_relative_residual)},
-          {"worst_relative_residual", number(fit.worst_relative_residual)}};
+          {"worst_relative_residual", number(fit.worst_relative_residual)},
+          {"poor_fit", is_poor(fit)}};
 }
 
 json curve_json(const CurveReport& c) {
@@ -36,6 +37,7 @@ json curve_json(const CurveReport& c) {
              {"hockney", nullptr},
              {"segments", json::array()},
              {"breaks", json::array()},
+             {"poor_fit", nullptr},
              {"link_peak", nullptr},
              {"peak_fraction", nullptr},
              {"grade", nullptr},
@@ -43,6 +45,7 @@ json curve_json(const CurveReport& c) {
   if (c.bytes.size() >= 2) {
     curve["hockney"] = fit_json(c.hockney.whole, c.bytes);
     for (const HockneyFit& segment : c.hockney.segments) curve["segments"].push_back(fit_json(segment, c.bytes));
+    curve["poor_fit"] = is_poor(*worst_segment(c.hockney));
   }
   for (const CurveBreak& b : c.hockney.breaks)
     curve["breaks"].push_back({{"bytes", number(b.bytes)},

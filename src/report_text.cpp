@@ -26,7 +26,7 @@ std::string fit_line(const HockneyFit& fit, const std::vector<double>& bytes) {
   else
     line += ", no bandwidth term (the time does not grow with the size)";
   return line + "; residuals " + printf_text("%.1f%%", 100 * fit.rms_relative_residual) + " rms, " +
-         printf_text("%.1f%%", 100 * fit.worst_relative_residual) + " worst";
+         printf_text("%.1f%%", 100 * fit.worst_relative_residual) + " worst" + (is_poor(fit) ? ": a poor fit" : "");
 }
 
 void curve_text(std::string& out, const CurveReport& c) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "npgpu/gpu_binding.hpp"
@@ -37,20 +38,38 @@ std::string my_cpus() {
   return cpu_list(set);
 }
 
-std::vector<std::pair<std::string, std::string>> mpi_parameters() {
+// What Open MPI 4.1's mpirun sets in every rank's environment (seen with `mpirun -np 2 env`):
+// how the job was wired (daemon URIs, job and rank ids, session folders), not how MPI moves bytes.
+// orte_* is the runtime's launch layer: mpirun sets a dozen, and one a user sets changes how
+// ranks start, not how bytes move.
+bool set_by_launcher(const std::string& name, const std::string& value) {
+  static const std::set<std::string> kWiring{
+      "ess", "ess_base_jobid", "ess_base_vpid", "initial_wdir", "pmix", "shmem_RUNTIME_QUERY_hint"};
+  // Always set; only 1 (--oversubscribe: ranks may share cores) says something about the timings.
+  if (name == "mpi_oversubscribe") return value == "0";
+  return kWiring.count(name) > 0 || name.rfind("orte_", 0) == 0;
+}
+
+std::vector<std::string> environment_entries() {
+  std::vector<std::string> entries;
+  for (char** entry = environ; *entry != nullptr; ++entry) entries.emplace_back(*entry);
+  return entries;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> user_mca_parameters(const std::vector<std::string>& environment) {
   std::vector<std::pair<std::string, std::string>> parameters;
   const std::string prefix = "OMPI_MCA_";
-  for (char** entry = environ; *entry != nullptr; ++entry) {
-    const std::string variable = *entry;
-    if (variable.rfind(prefix, 0) != 0) continue;
+  for (const std::string& variable : environment) {
     const auto equals = variable.find('=');
-    parameters.emplace_back(variable.substr(prefix.size(), equals - prefix.size()), variable.substr(equals + 1));
+    if (variable.rfind(prefix, 0) != 0 || equals == std::string::npos) continue;
+    std::string name = variable.substr(prefix.size(), equals - prefix.size()), value = variable.substr(equals + 1);
+    if (!set_by_launcher(name, value)) parameters.emplace_back(std::move(name), std::move(value));
   }
   std::sort(parameters.begin(), parameters.end());
   return parameters;
 }
-
-}  // namespace
 
 std::uint64_t physical_memory_bytes() {
   return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
@@ -113,7 +132,7 @@ SystemInfo collect_system_info(const Team& team, const std::vector<std::pair<std
   info.host_count = std::max<int>(1, static_cast<int>(info.hosts.size()));
   info.mpi_library = mpi_library();
   info.mpi_cuda_aware = probes.mpi_cuda_aware;
-  info.mpi_parameters = mpi_parameters();
+  info.mpi_parameters = user_mca_parameters(environment_entries());
   unsigned major = 0, minor = 0, release = 0;
   H5get_libversion(&major, &minor, &release);
   info.hdf5_version = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release);

@@ -26,6 +26,7 @@ function(plot output)
     message(FATAL_ERROR "${output} is suspiciously small (${bytes} bytes)")
   endif()
   set(plot_output "${out}" PARENT_SCOPE)
+  set(plot_errors "${errors}" PARENT_SCOPE)
 endfunction()
 
 # The pixel size a PNG says in its header (IHDR: width and height, big-endian, from byte 16).
@@ -61,6 +62,12 @@ plot(overlaid.svg ${data}/node.h5 ${data}/cluster.h5:1 ${data}/cluster-b.h5:1 --
 expect_text(${WORK}/overlaid.svg "width=\"720pt\" height=\"360pt\"")
 plot(overlaid.pdf ${data}/node.h5:3 ${data}/node.h5:4 --size 1000x500)
 expect_text(${WORK}/overlaid.pdf "/MediaBox [ 0 0 720 360 ]")
+# A curve the latency/bandwidth model does not describe gets no dashed fit, and says so.
+plot(busy.png ${data}/cluster-b.h5:3)
+string(FIND "${plot_errors}" "rank0: poor Hockney fit, not drawn" says_poor)
+if(says_poor EQUAL -1)
+  message(FATAL_ERROR "npgpu-plot drew a poor Hockney fit as if it were good: ${plot_errors}")
+endif()
 plot(matrix.png ${data}/cluster.h5:5 --kind matrix --size 900x450)
 expect_png_size(${WORK}/matrix.png 900 450)
 

@@ -47,6 +47,16 @@ inline constexpr double kSplitGain = 2;
 inline constexpr std::size_t kMinSegmentPoints = 4;
 inline constexpr std::size_t kMaxBreaks = 4;
 
+// A fit whose rms relative residual is above this does not describe the curve, and its alpha,
+// beta and n1/2 are not to be quoted. 20% is four times what plain noise leaves (kGoodFitResidual)
+// and twice the 10% jump the report names a protocol switch: such a fit misses a typical size by
+// more than the features it is used to find.
+inline constexpr double kPoorFitResidual = 0.20;
+inline bool is_poor(const HockneyFit& fit) { return fit.rms_relative_residual > kPoorFitResidual; }
+
+// The piece with the worst fit (the whole fit when there is no break); nullptr without a fit.
+const HockneyFit* worst_segment(const HockneyAnalysis& analysis);
+
 // Sizes ascending, times positive, both the same length.
 HockneyAnalysis analyse_hockney(std::span<const double> bytes, std::span<const double> seconds);
 

@@ -58,6 +58,10 @@ const HostFacts& host_of(const SystemInfo& info, int rank);
 // -1 when its host has too few GPUs.
 int default_gpu(int node_local_rank, int gpus_on_host);
 
+// The MCA parameters a user set, as name, value, sorted, from "NAME=VALUE" environment entries:
+// OMPI_MCA_* less the launch wiring Open MPI's mpirun puts in every rank's environment itself.
+std::vector<std::pair<std::string, std::string>> user_mca_parameters(const std::vector<std::string>& environment);
+
 // Local facts, used before a run starts.
 std::uint64_t physical_memory_bytes();
 std::uint64_t last_level_cache_bytes();

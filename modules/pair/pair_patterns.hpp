@@ -22,6 +22,7 @@ class PairPatterns {
                Transport& transport);
 
   void select_peers(const Peers& peers) { peers_ = peers; }
+  const Peers& peers() const { return peers_; }
 
   // A corrupt message is a DataError, thrown once the trial's exchanges are over.
   TrialTiming run(const TrialSpec& trial);

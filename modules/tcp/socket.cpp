@@ -175,6 +175,17 @@ Route route_to(const Place& mine, const Place& peer) {
   return {peer.host, "no (peer found by host name)"};
 }
 
+std::vector<std::string> addresses_toward(const Place& mine, const Place& peer) {
+  std::vector<std::string> addresses;
+  for (const Network& ours : parse_networks(mine.networks))
+    for (const Network& theirs : parse_networks(peer.networks))
+      if (ours.contains(theirs.address)) {
+        addresses.push_back(ours.text);
+        break;
+      }
+  return addresses;
+}
+
 Socket listen_on(const std::string& address, const SocketOptions& options) {
   sockaddr_in where{};
   where.sin_family = AF_INET;

@@ -46,6 +46,8 @@ struct Route {
 // Loopback on its own host; else the peer's address on a network both are on (the interface the
 // peer is reached through without a router, whatever its name resolves to); else its host name.
 Route route_to(const Place& mine, const Place& peer);
+// This host's addresses on networks the peer has an address on: where traffic to it can leave.
+std::vector<std::string> addresses_toward(const Place& mine, const Place& peer);
 
 // Listens on a numeric address at a port the kernel picks. Buffer sizes are set before listen,
 // so the connection inherits them and negotiates its window scale to fit.

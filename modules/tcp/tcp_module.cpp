@@ -8,8 +8,10 @@
 #include <map>
 #include <optional>
 
+#include "cuda_common/link_peaks.hpp"
 #include "factories.hpp"
 #include "npgpu/errors.hpp"
+#include "npgpu/network_peaks.hpp"
 #include "npgpu/sysinfo.hpp"
 #include "pair/message_memory.hpp"
 #include "pair/pair_comm.hpp"
@@ -55,6 +57,7 @@ class TcpModule final : public Module {
                        ": the kernel takes at most 2147483647 bytes (an int)");
     comm_ = PairComm(setup.team);
     socket_options_ = {options.socket_buffer, options.nodelay};
+    pattern_ = options.pattern;
     connect_partners(partners(setup.pairing, comm_.rank()));
     const std::uint64_t pool = rotation_pool_bytes(setup.max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
     memory_ = make_host_message_memory(pool, options.cache == CacheState::cold);
@@ -70,6 +73,16 @@ class TcpModule final : public Module {
 
   std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
     return 2 * rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
+  }
+
+  // The step's link: none on one host; else the interface its connection leaves by, full duplex.
+  LinkPeak link_peak() const override {
+    const auto socket = sockets_.find(patterns_->peers().to);
+    if (socket == sockets_.end()) return {};
+    const LinkPeak one_way = hosts_[static_cast<std::size_t>(comm_.rank())] == hosts_[static_cast<std::size_t>(socket->first)]
+                                 ? same_host_peak("the kernel's loopback")
+                                 : interface_peak(network_interfaces(), tcp::interface_of(tcp::local_endpoint(socket->second).address));
+    return pattern_ == Pattern::bidir ? both_directions(one_way) : one_way;
   }
 
   // The first partner's connection; with --pairs all, how many more there are.
@@ -102,11 +115,11 @@ class TcpModule final : public Module {
   void connect_partners(const std::vector<int>& partners) {
     const MPI_Comm comm = comm_.get();
     const int rank = comm_.rank();
-    const RankFacts hosts = gather_all(comm, processor_name());
+    hosts_ = gather_all(comm, processor_name());
     const RankFacts networks = gather_all(comm, tcp::local_networks());
-    const tcp::Socket listener = tcp::listen_on(tcp::listen_address(hosts), socket_options_);
+    const tcp::Socket listener = tcp::listen_on(tcp::listen_address(hosts_), socket_options_);
     const RankFacts ports = gather_all(comm, std::to_string(tcp::local_endpoint(listener).port));
-    const auto place = [&](int r) { return tcp::Place{hosts[static_cast<std::size_t>(r)], networks[static_cast<std::size_t>(r)]}; };
+    const auto place = [&](int r) { return tcp::Place{hosts_[static_cast<std::size_t>(r)], networks[static_cast<std::size_t>(r)]}; };
     int accepts = 0;
     for (int peer : partners) {
       const tcp::Route route = tcp::route_to(place(rank), place(peer));
@@ -132,6 +145,8 @@ class TcpModule final : public Module {
   // In the order they are built; destroyed the other way round.
   PairComm comm_;
   tcp::SocketOptions socket_options_;
+  Pattern pattern_ = Pattern::pingpong;
+  RankFacts hosts_;  // by rank
   std::map<int, tcp::Socket> sockets_;  // by partner rank
   std::map<int, std::string> route_how_;  // by partner rank: how it was found
   std::unique_ptr<MessageMemory> memory_;

@@ -13,7 +13,8 @@ chosen so that every verdict of the report appears at least once:
                 at once with one slow pair, an all-pairs matrix with a flagged link, an
                 incomplete and a failed run
   cluster-b.h5  the same pingpong on another cluster (slower), and a run from before runs had a
-                status attribute, for the side-by-side comparison
+                status attribute, for the side-by-side comparison; a tcp stream on a busy network
+                whose times the latency/bandwidth model does not describe (a poor fit)
   plain.h5      an HDF5 file npgpu did not write
 
 Uses Debian's python3 with python3-h5py and numpy.
@@ -198,6 +199,14 @@ def cluster_b(path):
                   peer_host="delta", transfers=2)
         run = add_run(record, 2, "tcp", "stream", status=None, facts={"tcp_interface": "lo"})
         add_curve(run, "rank0", 0, "gamma", hockney(30e-6, 2e9), peer=1, peer_host="gamma")
+        run = add_run(record, 3, "tcp", "stream", facts={"tcp_interface": "eth0"}, hosts=["gamma", "delta"])
+        add_curve(run, "rank0", 0, "gamma", busy(hockney(30e-6, 1e9)), peer=1, peer_host="delta")
+
+
+def busy(points, seed=3):
+    """Each size slowed by other traffic by its own factor, 1 to 4: no line fits that."""
+    rng = random.Random(seed)
+    return [(n, t * rng.uniform(1, 4)) for n, t in points]
 
 
 def plain(path):

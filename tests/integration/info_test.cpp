@@ -14,8 +14,8 @@
 namespace npgpu::test {
 namespace {
 
-nlohmann::json info_json(int ranks) {
-  std::vector<std::string> argv = ranks > 0 ? mpirun_npgpu(ranks) : std::vector<std::string>{NPGPU_BINARY};
+nlohmann::json info_json(int ranks, const std::vector<std::string>& mca = {}) {
+  std::vector<std::string> argv = ranks > 0 ? mpirun_npgpu(ranks, mca) : std::vector<std::string>{NPGPU_BINARY};
   argv.insert(argv.end(), {"info", "--json"});
   const CommandResult result = run_command(argv);
   EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -92,6 +92,14 @@ TEST(Info, JsonHasTheDocumentedKeys) {
     EXPECT_TRUE(host.at("gpus").contains(key)) << key;
   for (const char* key : {"rank", "host", "cpus", "node_local_rank", "gpu", "module_facts"})
     EXPECT_TRUE(info.at("ranks")[0].contains(key)) << key;
+}
+
+TEST(Info, ListsTheMcaParametersTheUserSetNotMpirunsOwn) {
+  const nlohmann::json parameters = info_json(2, {"btl", "self,tcp"}).at("mpi").at("parameters");
+  EXPECT_EQ(parameters.value("btl", ""), "self,tcp");
+  for (const auto& [name, value] : parameters.items())
+    for (const char* wiring : {"orte_", "ess", "pmix", "initial_wdir", "shmem_RUNTIME_QUERY_hint"})
+      EXPECT_NE(name.rfind(wiring, 0), 0u) << name << "=" << value << ": mpirun's own";
 }
 
 TEST(Info, TextShowsTheSameFacts) {

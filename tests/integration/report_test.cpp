@@ -51,6 +51,15 @@ TEST(Report, EveryVerdictFromTheCheckedInRecords) {
   expect_contains(t, "of the theoretical 63.0 GB/s, excellent");
   expect_contains(t, "Side by side");
   expect_contains(t, "cluster-b.h5:/runs/0001: latency");
+  expect_contains(t, "the latency/bandwidth model does not describe this curve");
+}
+
+TEST(Report, SaysWhenTheHockneyFitIsPoor) {
+  const CommandResult r = npgpu({"report", data("cluster-b.h5:/runs/0003")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_contains(r.out, "poor fit: rms residual ");
+  expect_contains(r.out, "worst: a poor fit\n");
+  EXPECT_EQ(r.out.find("leaves the Hockney fit"), std::string::npos) << "breaks of a poor fit are noise:\n" << r.out;
 }
 
 TEST(Report, JsonHoldsTheSameForScripts) {
@@ -58,7 +67,7 @@ TEST(Report, JsonHoldsTheSameForScripts) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json report = nlohmann::json::parse(r.out);
   EXPECT_EQ(report["schema"], "npgpu-report-1");
-  ASSERT_EQ(report["runs"].size(), 13u) << "4 + 7 + 2 runs";
+  ASSERT_EQ(report["runs"].size(), 14u) << "4 + 7 + 3 runs";
   std::set<std::string> kinds;
   for (const auto& finding : report["findings"]) kinds.insert(finding["kind"]);
   EXPECT_EQ(kinds, (std::set<std::string>{"concurrent_vs_alone", "pageable_vs_pinned", "staged_vs_direct"}));
@@ -76,6 +85,11 @@ TEST(Report, JsonHoldsTheSameForScripts) {
   EXPECT_FALSE(report["comparisons"].empty());
   EXPECT_EQ(report["runs"][0]["curves"][0]["link_peak"]["from"], "record");
   EXPECT_EQ(report["runs"][0]["curves"][0]["grade"], "excellent");
+  EXPECT_EQ(pingpong["curves"][0]["poor_fit"], false) << "a protocol switch that the pieces fit";
+  EXPECT_EQ(pingpong["curves"][0]["segments"][0]["poor_fit"], false);
+  const auto& busy = report["runs"][13]["curves"][0];
+  EXPECT_EQ(busy["poor_fit"], true);
+  EXPECT_GT(busy["hockney"]["rms_relative_residual"].get<double>(), 0.2);
 }
 
 TEST(Report, OneRunOfAFile) {

@@ -90,6 +90,11 @@ TEST(TcpModule, OfTheSameOrderAsMpiOverTcp) {
   const double tcp_peak = file.number_attribute(tcp_curve, "summary_peak_throughput_B_per_s");
   EXPECT_GT(tcp_peak, mpi_peak / 4) << "tcp " << tcp_peak << " B/s, mpi over tcp " << mpi_peak << " B/s";
   EXPECT_LT(tcp_peak, mpi_peak * 4) << "tcp " << tcp_peak << " B/s, mpi over tcp " << mpi_peak << " B/s";
+  for (const std::string& curve : {mpi_curve, tcp_curve}) {
+    EXPECT_EQ(file.number_attribute(curve, "link_peak_B_per_s"), 0) << curve << ": one host has no network link";
+    EXPECT_EQ(file.text_attribute(curve, "link_peak_how").rfind("none: both ranks are on one host", 0), 0u)
+        << curve << ": " << file.text_attribute(curve, "link_peak_how");
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "npgpu/info_text.hpp"
 #include "npgpu/system_json.hpp"
+#include "npgpu/sysinfo.hpp"
 
 namespace npgpu {
 namespace {
@@ -30,6 +31,20 @@ SystemInfo one_host_two_ranks() {
   info.hosts = {host};
   info.ranks = {{"node7", "0-15", {}, 0}, {"node7", "16-31", {}, 1}};
   return info;
+}
+
+// A rank's environment under `mpirun --mca btl tcp,self` with OMPI_MCA_pml=ob1 exported, as
+// Open MPI 4.1.4 sets it (ids and URIs shortened).
+TEST(UserMcaParameters, KeepsWhatTheUserSetNotMpirunsWiring) {
+  const std::vector<std::string> environment{
+      "OMPI_MCA_btl=tcp,self", "OMPI_MCA_pml=ob1", "OMPI_MCA_ess=^singleton", "OMPI_MCA_ess_base_jobid=262995969",
+      "OMPI_MCA_ess_base_vpid=1", "OMPI_MCA_initial_wdir=/work", "OMPI_MCA_mpi_oversubscribe=0",
+      "OMPI_MCA_orte_hnp_uri=262995968.0;tcp://192.0.2.2:55567", "OMPI_MCA_orte_ess_num_procs=2",
+      "OMPI_MCA_pmix=^s1,s2,cray,isolated", "OMPI_MCA_shmem_RUNTIME_QUERY_hint=mmap", "PATH=/usr/bin", "OMPI_MCA_broken"};
+  const std::vector<std::pair<std::string, std::string>> expected{{"btl", "tcp,self"}, {"pml", "ob1"}};
+  EXPECT_EQ(user_mca_parameters(environment), expected);
+  const auto oversubscribed = user_mca_parameters({"OMPI_MCA_mpi_oversubscribe=1"});
+  EXPECT_EQ(oversubscribed.size(), 1u) << "ranks that may share cores change the timings";
 }
 
 TEST(DefaultGpu, TheNodeLocalRanksWhileThereIsOne) {
