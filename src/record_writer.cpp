@@ -77,4 +77,11 @@ std::string RecordWriter::finish(const RunRecord& record) {
   return finished_group_;
 }
 
+void SnapshotReporter::matrix_cells_done(const RunRecord& record, int, std::size_t, const Progress& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  if (start < next_matrix_snapshot_ && progress.done < progress.total) return;
+  writer_.snapshot(record);
+  next_matrix_snapshot_ = start + 10 * (std::chrono::steady_clock::now() - start);
+}
+
 }  // namespace npgpu
