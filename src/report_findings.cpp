@@ -132,7 +132,10 @@ std::vector<std::string> pair_findings(const RunData& run) {
     std::string who = "rank " + std::to_string(a.slowest_rank[k]);
     if (slowest != nullptr)
       who += " -> rank " + std::to_string(slowest->peer) + " (" + slowest->host + " -> " + slowest->peer_host + ")";
-    findings.push_back(std::string(share >= kEven ? "the pairs are even: " : "") + "of " + std::to_string(pairs.size()) +
+    if (pairs.size() < 2)  // two ranks: nothing to compare the pair with
+      findings.push_back("one pair only: " + who + " moves " + rate(a.sum[k]) + " at " + size(a.bytes[k]));
+    else
+      findings.push_back(std::string(share >= kEven ? "the pairs are even: " : "") + "of " + std::to_string(pairs.size()) +
                        " pairs at once, the slowest is " + who + " at " + size(a.bytes[k]) + ": " + rate(a.slowest[k]) +
                        ", " + percent(share) + " of the median pair (" + rate(typical) + "); all pairs together move " +
                        rate(a.sum[k]));

@@ -187,6 +187,16 @@ TEST(Expectations, AnImpossibleBandwidthExitsWith5AfterTheRecordIsWritten) {
   expect_contains(report.out, "Hockney fit");
 }
 
+TEST(Report, HalvesOfTwoRanksIsOnePairNotAComparison) {
+  TempDir dir;
+  const CommandResult run = run_command(quick_mpi({"--pairs", "halves", "-o", dir.file("run.h5")}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const CommandResult report = npgpu({"report", dir.file("run.h5")});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  expect_contains(report.out, "one pair only: rank 0 -> rank 1");
+  EXPECT_EQ(report.out.find("pairs at once"), std::string::npos) << report.out;
+}
+
 TEST(Expectations, MetOnesExitWith0) {
   TempDir dir;
   const CommandResult run = run_command(quick_mpi({"--expect-latency", "8=10s", "-o", dir.file("run.h5")}));
