@@ -26,6 +26,7 @@ figures (each launch logs the load average). Under a load of 15-20: scale about 
 the comparisons about 4 minutes a round.
 """
 import argparse
+import math
 import os
 import re
 import signal
@@ -88,6 +89,12 @@ class Launcher:
         return seconds, lines, h5py.File(record, "r")["runs/0001"]
 
 
+def all_pairs_steps(ranks):
+    """Steps of an all-pairs run: each shift k splits into 2 steps (3 where the cycles of
+    rank -> rank + k are odd) so that no rank sends and receives at once (src/pairing.cpp)."""
+    return sum(2 if (ranks // math.gcd(ranks, shift)) % 2 == 0 else 3 for shift in range(1, ranks))
+
+
 def start_and_step_seconds(lines, steps):
     """Seconds before the first step (mpirun, setup, the header) and per step of an all-pairs run,
     from when its console lines arrived: a step ends with its last size's line, and the first
@@ -145,7 +152,7 @@ def measure_scale(launcher, options, rows):
                 name = f"scale_{transport}_{ranks}_{round_number}"
                 seconds, lines, run = launcher.npgpu(options.build, name, ranks, mca, ["--pairs", "all"])
                 found.setdefault((transport, ranks), []).append(
-                    (seconds, *start_and_step_seconds(lines, ranks - 1), trials_per_step(run)))
+                    (seconds, *start_and_step_seconds(lines, all_pairs_steps(ranks)), trials_per_step(run)))
     for (transport, ranks), runs in sorted(found.items()):
         wall, start, step = (statistics.median(r[i] for r in runs) for i in range(3))
         trials = "/".join(f"{statistics.median(r[3][i] for r in runs):.1f}" for i in range(DEFAULT_SIZES))
