@@ -102,12 +102,14 @@ class Sweep {
       const Peers& mine = group.peers[static_cast<std::size_t>(team_.rank())];
       for (int peer : {mine.to, mine.from})
         if (peer >= 0 && text.find("rank " + std::to_string(peer) + " ") == std::string::npos)
-          text += (text.empty() ? "" : " and ") + ("rank " + std::to_string(peer) + " (" + host_of(peer) + ")");
+          text += (text.empty() ? "" : " and ") + rank_text(peer);
     }
-    if (!text.empty()) return text;
-    return team_.size() == 2 ? "rank " + std::to_string(1 - team_.rank()) + " (" + host_of(1 - team_.rank()) + ")"
-                             : "the other ranks";
+    return text.empty() ? others_text() : text;
   }
+
+  // "rank 3 (host)": how every wait names a rank.
+  std::string rank_text(int rank) const { return "rank " + std::to_string(rank) + " (" + host_of(rank) + ")"; }
+  std::string others_text() const { return team_.size() == 2 ? rank_text(1 - team_.rank()) : "the other ranks"; }
 
   std::string during(std::uint64_t bytes, Pattern pattern) const {
     return ": module " + options_.module + ", pattern " + pattern_name(pattern) + ", size " + format_bytes(bytes);
@@ -115,23 +117,20 @@ class Sweep {
 
   // Bounds the collective step that follows, and (with a roll call) says how to wait for it.
   Team::CollectiveWait expect_collective(std::uint64_t bytes, Pattern pattern, const char* step) {
-    const std::string others = team_.size() == 2 ? "rank " + std::to_string(1 - team_.rank()) + " (" +
-                                                       host_of(1 - team_.rank()) + ")"
-                                                 : "the other ranks";
     const std::string where = std::string(" at ") + step + during(bytes, pattern);
     const double bound = wait_bound(bytes);
-    guard_.expect(bound, others + where);
+    guard_.expect(bound, others_text() + where);
     if (!roll_call_) return {};
-    return [this, where, bound, others](MPI_Request& request) {
+    return [this, where, bound](MPI_Request& request) {
       roll_call_->wait(request, bound, [&](const std::vector<int>& missing) {
-        guard_.retell((missing.empty() ? others : ranks_text(missing)) + where);
+        guard_.retell((missing.empty() ? others_text() : ranks_text(missing)) + where);
       });
     };
   }
 
   std::string ranks_text(const std::vector<int>& ranks) const {
     std::string text;
-    for (int rank : ranks) text += (text.empty() ? "" : ", ") + ("rank " + std::to_string(rank) + " (" + host_of(rank) + ")");
+    for (int rank : ranks) text += (text.empty() ? "" : ", ") + rank_text(rank);
     return text;
   }
 
