@@ -147,8 +147,8 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   app.add_option("--max-trials", o.max_trials, "Trials per size at most")->capture_default_str()->check(CLI::Range(1, 1000));
   app.add_option("--precision", precision, "Stop adding trials once the median's relative standard error is "
                  "inside this (default 0.01 = 1%)");
-  app.add_option("--window", o.window, "Messages in flight per window for stream and bidir")
-      ->capture_default_str()->check(CLI::Range(1, 1 << 20));
+  app.add_option("--window", o.window, "Messages per window for stream and bidir at every size (default: up to 64, "
+                 "as many as keep a window half a trial long at the path's rate)")->check(CLI::Range(1, 1 << 20));
   app.add_option("--timer", o.timer, "Host timer: wall (monotonic), gettimeofday, mpi (MPI_Wtime)")
       ->capture_default_str()->check(CLI::IsMember({"wall", "gettimeofday", "mpi"}));
   app.add_option("--headline", headline, "Statistic shown as the result: median, min, mean (default median)")
@@ -241,6 +241,7 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   if (!flag_below.empty()) o.flag_below = parse_fraction(flag_below, "--flag-below");
   if (app.count("--seed") > 0) o.seed = seed;
   if (app.count("--timeout") > 0) o.timeout = timeout;
+  o.window_given = app.count("--window") > 0;
   for (const std::string& text : expect_bw) o.expectations.push_back(parse_expect_bw(text));
   for (const std::string& text : expect_latency) o.expectations.push_back(parse_expect_latency(text));
   if (!o.np_out.empty()) check_np_out_path(o.np_out);

@@ -68,6 +68,13 @@ std::string pairs_line(const RunRecord& r) {
          (idle.empty() ? "" : "; ranks " + rank_list(idle) + " idle");
 }
 
+// The window a size used, as the table's column (" %6s"); the same for every pair of a step.
+std::string window_text(const SizeResult& size) {
+  char text[16];
+  std::snprintf(text, sizeof text, " %6.0f", size.shape.transfers_per_rep);
+  return text;
+}
+
 std::string schedule_line(const RunRecord& record) {
   const ScheduleOptions& s = record.options.schedule;
   std::string how = s.fac2 ? "powers of two" : "NetPIPE schedule, perturbation " + std::to_string(s.perturbation);
@@ -98,6 +105,7 @@ void ConsoleReporter::begin(const RunRecord& r) {
                format_seconds(o.calibration.trial_seconds).c_str(), static_cast<unsigned long long>(o.min_trials),
                static_cast<unsigned long long>(o.max_trials), percent(o.precision).c_str());
   std::fprintf(out_, "  buffers:    %s\n", r.buffers.c_str());
+  if (!r.window_rule.empty()) std::fprintf(out_, "  window:     %s\n", r.window_rule.c_str());
   std::fprintf(out_, "  waits:      %s\n", r.waits.c_str());
   std::fprintf(out_, "  throughput: %s, in %s\n", r.throughput_meaning.c_str(),
                o.units == Units::decimal ? "decimal units (1 GB/s = 1e9 B/s)" : "binary units (1 GiB/s = 2^30 B/s)");
@@ -111,8 +119,8 @@ void ConsoleReporter::begin(const RunRecord& r) {
     std::fprintf(out_, "  each line is one step and size: the %s of its %zu cells, the slowest and the fastest\n",
                  headline, r.system.ranks.size());
   else
-    std::fprintf(out_, "\n%-10s %10s %12s %12s %12s %12s %7s %6s\n", "", "size", headline, "min", "max",
-                 "throughput", "+-", "trials");
+    std::fprintf(out_, "\n%-10s %10s %12s %12s %12s %12s %7s %6s%s\n", "", "size", headline, "min", "max",
+                 "throughput", "+-", "trials", r.window_rule.empty() ? "" : " window");
   std::fflush(out_);
 }
 
@@ -126,13 +134,14 @@ void ConsoleReporter::size_done(const RunRecord& r, std::size_t first_curve, std
   if (index == 0 && !r.curves[first_curve].variant.empty())
     std::fprintf(out_, "-- %s\n", curve_label(r.curves[first_curve]).c_str());
   const bool one_line = results.size() == 1 && (r.module.layout == Layout::pair || r.system.ranks.size() == 1);
+  const std::string window = r.window_rule.empty() ? "" : window_text(*results.front());
   if (one_line) {
     const SizeResult& s = *results.front();
-    std::fprintf(out_, "%-10s %10s %12s %12s %12s %12s %7s %6zu  %s\n", progress_text(progress).c_str(),
+    std::fprintf(out_, "%-10s %10s %12s %12s %12s %12s %7s %6zu%s  %s\n", progress_text(progress).c_str(),
                  format_bytes(bytes).c_str(), format_seconds(headline_of(s.time, headline)).c_str(),
                  format_seconds(s.time.min).c_str(), format_seconds(s.time.max).c_str(),
                  format_throughput(s.throughput(headline_of(s.time, headline)), units).c_str(),
-                 percent(s.precision).c_str(), s.trial_seconds.size(), time_left(progress).c_str());
+                 percent(s.precision).c_str(), s.trial_seconds.size(), window.c_str(), time_left(progress).c_str());
   } else {
     std::string line;
     double sum = 0, slowest = 0;
@@ -149,6 +158,7 @@ void ConsoleReporter::size_done(const RunRecord& r, std::size_t first_curve, std
     if (results.size() > 1) line += "  sum " + format_throughput(sum, units);
     if (results.size() > 1 && r.module.layout == Layout::pair)
       line += "  slowest " + curve_label(r.curves[first_curve + slowest_at]);
+    if (!window.empty()) line += "  window" + window;
     std::fprintf(out_, "%-10s %10s%s  %s\n", progress_text(progress).c_str(), format_bytes(bytes).c_str(),
                  line.c_str(), time_left(progress).c_str());
   }
@@ -200,6 +210,8 @@ void ConsoleReporter::end(const RunRecord& r) {
   }
   print_aggregate(r);
   if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::halves) print_pairs_aggregate(r);
+  if (const std::string long_reps = long_repetitions_text(r.curves, r.options.calibration.trial_seconds); !long_reps.empty())
+    std::fprintf(out_, "  %s\n", long_reps.c_str());
   std::fflush(out_);
 }
 

@@ -13,6 +13,7 @@
 #include "npgpu/nvtx.hpp"
 #include "npgpu/roll_call.hpp"
 #include "npgpu/sizes.hpp"
+#include "npgpu/time_left.hpp"
 
 namespace npgpu {
 namespace {
@@ -48,6 +49,7 @@ bool contains(const std::vector<int>& ranks, int rank) {
 }
 
 constexpr double kDamaged = std::numeric_limits<double>::infinity();  // a time no trial takes
+constexpr std::uint64_t kFirstProbeBytes = 1 << 20;
 constexpr double kBaseWaitSeconds = 30;
 constexpr double kWaitTrials = 10;
 
@@ -152,7 +154,7 @@ class Sweep {
       }
     });
     previous_ = {};
-    best_rate_ = 0;
+    probe_ = probe_large_sizes(group);
     for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
       const std::uint64_t bytes = record_.schedule[index];
       const NvtxRange range(options_.nvtx, "npgpu " + (variant.empty() ? "" : variant + " ") + format_bytes(bytes));
@@ -241,22 +243,43 @@ class Sweep {
     });
   }
 
+  // The size measured last in this sweep (or matrix step): what the next one is predicted from.
   struct Previous {
     std::uint64_t bytes = 0;
     double seconds_per_rep = 0;
+    double seconds_per_transfer = 0;
   };
+
+  // Before a sweep, for its time left: one repetition (a window of one message) of 1 MiB, then of
+  // 16 times that while each took under an eighth of a trial, up to the largest size. The largest
+  // sizes cost the most and come last; this is their rate, known from the start. No probe sends
+  // more than 16 x a message that took an eighth of a trial, so a slow link never waits long.
+  // Corrupt data here is left for the sweep to find at its size, with the sizes before it kept.
+  Probe probe_large_sizes(const Group& group) {
+    const std::uint64_t largest = record_.schedule.back();
+    Probe probe;
+    for (std::uint64_t bytes = std::min(largest, kFirstProbeBytes);; bytes = std::min(largest, bytes * 16)) {
+      const TransferShape shape = module_.shape(options_.pattern, bytes, 1);
+      const double seconds = timed_reps(group, bytes, options_.pattern, 1, 1, nullptr, "the probe", Damage::ignored);
+      if (!(seconds > 0)) return probe;
+      probe = {shape.bytes_per_transfer, seconds / shape.transfers_per_rep};
+      if (bytes == largest || seconds >= options_.calibration.trial_seconds / 8) return probe;
+    }
+  }
 
   // One timed call on every member; the slowest timer's seconds per repetition on every rank.
   // A member that found corrupt data says so through the same collective step (an infinite time),
   // so the run costs nothing more until data is corrupt, and then fails on every rank together.
-  double timed_reps(const Group& group, std::uint64_t bytes, Pattern pattern, std::uint64_t reps, TrialTiming* kept,
-                    const std::string& step) {
+  enum class Damage { fails_the_run, ignored };
+  double timed_reps(const Group& group, std::uint64_t bytes, Pattern pattern, std::uint64_t reps, std::uint64_t window,
+                    TrialTiming* kept, const std::string& step, Damage damaged = Damage::fails_the_run) {
     team_.barrier(expect_collective(bytes, pattern, "the barrier before a trial"));
     TrialTiming timing;
     std::optional<std::string> damage;
     if (contains(group.members, team_.rank())) {
       guard_.expect(wait_bound(bytes), peers_text(group) + " in a trial" + during(bytes, pattern));
-      damage = damage_from([&] { timing = module_.run({pattern, bytes, reps, clock_}); });
+      damage = damage_from([&] { timing = module_.run({pattern, bytes, reps, window, clock_}); });
+      if (damaged == Damage::ignored) damage.reset();
     }
     const bool timer = contains(group.timers, team_.rank());
     if (kept != nullptr && timer) *kept = timing;
@@ -297,26 +320,28 @@ class Sweep {
 
   SizeResult measure(const Group& group, std::uint64_t bytes, Pattern pattern) {
     const Calibration& calibration = options_.calibration;
-    // Warm-up: first-touch costs and lazy connections land here, never in a trial. It also
-    // measures this size's time per repetition, from which the trials' repetitions follow.
-    std::uint64_t reps = warmup_reps(calibration, previous_.seconds_per_rep, previous_.bytes, bytes);
-    double seconds_per_rep = timed_reps(group, bytes, pattern, reps, nullptr, "the warm-up");
-    while (seconds_per_rep * static_cast<double>(reps) < calibration.trial_seconds / 8 && reps < calibration.max_reps) {
-      reps = std::min(calibration.max_reps, reps * 4);
-      seconds_per_rep = timed_reps(group, bytes, pattern, reps, nullptr, "the warm-up");
-    }
-    previous_ = {bytes, seconds_per_rep};
-    best_rate_ = std::max(best_rate_, static_cast<double>(bytes) / seconds_per_rep);
-
+    const std::uint64_t window = options_.window_given ? options_.window
+                                 : window_to_fill(calibration, options_.window, previous_.seconds_per_transfer);
     SizeResult result;
     result.bytes = bytes;
+    result.shape = module_.shape(pattern, bytes, window);
+    // Warm-up: first-touch costs and lazy connections land here, never in a trial. It also
+    // measures this size's time per repetition, from which the trials' repetitions follow.
+    std::uint64_t reps = warmup_reps(calibration, previous_.seconds_per_transfer * result.shape.transfers_per_rep,
+                                     previous_.bytes, bytes);
+    double seconds_per_rep = timed_reps(group, bytes, pattern, reps, window, nullptr, "the warm-up");
+    while (seconds_per_rep * static_cast<double>(reps) < calibration.trial_seconds / 8 && reps < calibration.max_reps) {
+      reps = std::min(calibration.max_reps, reps * 4);
+      seconds_per_rep = timed_reps(group, bytes, pattern, reps, window, nullptr, "the warm-up");
+    }
+    previous_ = {bytes, seconds_per_rep, seconds_per_rep / result.shape.transfers_per_rep};
+
     result.reps = reps_to_fill(calibration, seconds_per_rep);
-    result.shape = module_.shape(pattern, bytes, options_.window);
     const bool timer = contains(group.timers, team_.rank());
     for (std::uint64_t trial = 0; trial < options_.max_trials; ++trial) {
       const NvtxRange range(options_.nvtx, "trial " + std::to_string(trial));
       TrialTiming timing;
-      timed_reps(group, bytes, pattern, result.reps, &timing, "trial " + std::to_string(trial + 1));
+      timed_reps(group, bytes, pattern, result.reps, window, &timing, "trial " + std::to_string(trial + 1));
       if (options_.check_data) check_data(group, bytes, pattern, trial);
       if (timer) {
         result.trial_seconds.push_back(timing.seconds);
@@ -359,25 +384,19 @@ class Sweep {
     });
   }
 
-  // Sizes left cost what the sizes so far cost on average, except where one repetition outlasts a
-  // trial; a repetition's time is predicted from the best rate seen so far, floored at 1 GB/s so
-  // that the first, latency-bound sizes do not predict hours for the last ones.
+  // This sweep's sizes left (seconds_left_in_sweep), then every later sweep as long as this one.
   double estimate_seconds_left(std::size_t index, std::size_t sweeps_after) const {
     const Curve& curve = record_.curves.back();
-    double spent = 0, trials = 0;
-    for (const SizeResult& size : curve.sizes) {
-      spent += size.wall_seconds;
-      trials += static_cast<double>(size.trial_seconds.size());
-    }
-    const auto measured = static_cast<double>(curve.sizes.size());
-    const double per_size = spent / measured;
-    const double runs_per_size = trials / measured + 1;  // the warm-up runs about one more
-    const double rate = std::max(best_rate_, 1e9);
-    double left = 0;
-    for (std::size_t i = index + 1; i < record_.schedule.size(); ++i) {
-      const double rep = static_cast<double>(record_.schedule[i]) / rate;
-      left += std::max(per_size, rep * static_cast<double>(options_.calibration.min_reps) * runs_per_size);
-    }
+    const std::vector<std::uint64_t> remaining(record_.schedule.begin() + static_cast<std::ptrdiff_t>(index) + 1,
+                                               record_.schedule.end());
+    const SweepPlan plan{options_.calibration, options_.min_trials, options_.window, options_.window_given,
+                         [&](std::uint64_t bytes, std::uint64_t window) {
+                           return module_.shape(options_.pattern, bytes, window);
+                         },
+                         probe_};
+    const double left = seconds_left_in_sweep(curve.sizes, remaining, plan);
+    double spent = 0;
+    for (const SizeResult& size : curve.sizes) spent += size.wall_seconds;
     return left + static_cast<double>(sweeps_after) * (spent + left);
   }
 
@@ -393,7 +412,7 @@ class Sweep {
   std::vector<std::string> hosts_;  // every rank's, on every rank (the record has them on rank 0 only)
   std::optional<RollCall> roll_call_;
   Previous previous_;
-  double best_rate_ = 0;  // bytes per second of one repetition, the best so far
+  Probe probe_;  // of this sweep's large sizes
   Progress progress_;
 };
 
@@ -412,6 +431,16 @@ std::string describe_waits(const RunOptions& options) {
   if (options.timeout) return "each bounded by " + format_seconds(*options.timeout) + " (--timeout)" + code;
   return "each bounded by " + format_seconds(kBaseWaitSeconds) + " + " + std::to_string(static_cast<int>(kWaitTrials)) +
          " x the time a trial at that size is expected to take (--timeout to fix it)" + code;
+}
+
+std::string describe_window(const RunOptions& options, const ModuleInfo& module, const std::vector<Pattern>& patterns) {
+  const bool windows = std::any_of(patterns.begin(), patterns.end(), [](Pattern p) { return p != Pattern::pingpong; });
+  if (module.layout != Layout::pair || !windows) return {};
+  const std::string each = " (transfers_per_rep in the record)";
+  if (options.window_given) return std::to_string(options.window) + " messages at every size (--window)" + each;
+  return "up to " + std::to_string(options.window) + " messages, no more than keep a window " +
+         format_seconds(options.calibration.trial_seconds / 2) +
+         " (half a trial) long at the previous size's rate; --window fixes it" + each;
 }
 
 }  // namespace npgpu

@@ -178,7 +178,8 @@ void write_curve(hid_t curves, const Curve& curve, const RunRecord& record) {
   dataset(g, "bytes", bytes, 0, "B", "message size");
   dataset(g, "reps", reps, 0, "1", "repetitions of the pattern in each trial");
   dataset(g, "trials", trials, 0, "1", "trials kept for this size (the rest of its trial_seconds row is NaN)");
-  dataset(g, "transfers_per_rep", transfers, 0, "1", "transfers in one repetition (pingpong 2, stream and bidir: the window)");
+  dataset(g, "transfers_per_rep", transfers, 0, "1",
+          "transfers in one repetition (pingpong 2, stream and bidir: the window used at this size)");
   dataset(g, "bytes_per_transfer", bytes_per_transfer, 0, "B", "bytes one transfer counts (bidir: both directions)");
   dataset(g, "trial_seconds", raw, max_trials, "s",
           "raw time of each trial, all repetitions; time per transfer = trial_seconds / (reps * transfers_per_rep)");
@@ -218,7 +219,7 @@ void write_matrix(hid_t run, const RunRecord& r) {
   attribute(g, "seed", r.pairing.seed);
   std::vector<std::string> patterns;
   for (Pattern p : m.patterns) patterns.emplace_back(pattern_name(p));
-  std::vector<double> seconds, throughput, precision, raw;
+  std::vector<double> seconds, throughput, precision, raw, transfers;
   std::vector<std::uint64_t> reps;
   for (const std::vector<SizeResult>& cells : m.cells)
     for (const SizeResult& cell : cells) {
@@ -228,6 +229,7 @@ void write_matrix(hid_t run, const RunRecord& r) {
       throughput.push_back(cell_throughput(cell, r.options.headline));
       precision.push_back(measured ? cell.precision : std::nan(""));
       reps.push_back(cell.reps);
+      transfers.push_back(measured ? cell.shape.transfers_per_rep : std::nan(""));
       std::vector<double> row(max_trials, std::nan(""));
       std::copy(cell.trial_seconds.begin(), cell.trial_seconds.end(), row.begin());
       raw.insert(raw.end(), row.begin(), row.end());
@@ -239,6 +241,8 @@ void write_matrix(hid_t run, const RunRecord& r) {
   matrix_dataset(g, "throughput", throughput, cube, "B/s", "bytes per transfer over that time");
   matrix_dataset(g, "precision", precision, cube, "1", "relative standard error of the median time");
   matrix_dataset(g, "reps", reps, cube, "1", "repetitions in each trial of the cell");
+  matrix_dataset(g, "transfers_per_rep", transfers, cube, "1",
+                 "transfers in one repetition of the cell (pingpong 2, stream: the window); NaN where not measured");
   matrix_dataset(g, "trial_seconds", raw, {m.bytes.size(), n, n, max_trials}, "s",
                  "raw time of each trial of each cell, all repetitions; NaN past its trials");
   matrix_dataset(g, "cell_class", std::vector<std::int64_t>(m.cell_class.begin(), m.cell_class.end()), {n, n}, "1",
@@ -326,6 +330,8 @@ void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   attribute(run, "max_trials", o.max_trials);
   attribute(run, "precision_target", o.precision);
   attribute(run, "window", o.window);
+  attribute(run, "window_rule", r.window_rule);
+  attribute(run, "long_repetitions", long_repetitions_text(r.curves, o.calibration.trial_seconds));
   attribute(run, "concurrency", std::string(o.concurrency == Concurrency::together ? "together" : "alone"));
   attribute(run, "data_check", r.data_check);
   attribute(run, "ranks", static_cast<std::int64_t>(r.system.ranks.size()));

@@ -270,6 +270,7 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
   record.throughput_meaning = module->throughput_meaning(plan.options.pattern);
   record.buffers = buffers_text(plan.options, last_level_cache_bytes());
   record.waits = describe_waits(plan.options);
+  record.window_rule = describe_window(plan.options, plan.entry->info, plan.patterns);
   guard.idle();
 
   // Rank 0 keeps every finished size on disk as it goes, and the guard saves it if the run stops.

@@ -1,6 +1,9 @@
 #include "npgpu/results.hpp"
 
+#include <algorithm>
 #include <cmath>
+
+#include "npgpu/sizes.hpp"
 
 namespace npgpu {
 namespace {
@@ -46,6 +49,23 @@ SizeResult unpack(const double* packed, std::size_t max_trials) {
   result.trial_alt_seconds.assign(packed + kHeader + max_trials, packed + kHeader + max_trials + alt_trials);
   summarize_trials(result);
   return result;
+}
+
+std::string long_repetitions_text(const std::vector<Curve>& curves, double trial_seconds) {
+  std::vector<std::uint64_t> sizes;
+  double longest = 0;
+  for (const Curve& curve : curves)
+    for (const SizeResult& size : curve.sizes)
+      if (size.reps == 1 && size.time.median * size.shape.transfers_per_rep > trial_seconds) {
+        sizes.push_back(size.bytes);
+        for (double seconds : size.trial_seconds) longest = std::max(longest, seconds);
+      }
+  if (sizes.empty()) return {};
+  std::sort(sizes.begin(), sizes.end());
+  const auto count = static_cast<std::size_t>(std::unique(sizes.begin(), sizes.end()) - sizes.begin());
+  return "from " + format_bytes(sizes.front()) + " (" + std::to_string(count) + (count == 1 ? " size" : " sizes") +
+         "), one repetition outlasts --trial-time " + format_seconds(trial_seconds) +
+         ": each trial there is one repetition, the longest " + format_seconds(longest);
 }
 
 std::string curve_name(const Curve& curve) {

@@ -31,4 +31,7 @@ void run_sweep(const SweepParts& parts);
 // What the record says of the bound on waits.
 std::string describe_waits(const RunOptions& options);
 
+// What the record says of the windows: empty where no size of the run is a window of messages.
+std::string describe_window(const RunOptions& options, const ModuleInfo& module, const std::vector<Pattern>& patterns);
+
 }  // namespace npgpu

@@ -30,6 +30,7 @@ struct TrialSpec {
   Pattern pattern;
   std::uint64_t bytes;
   std::uint64_t reps;
+  std::uint64_t window;  // stream and bidir: messages in each repetition's window (the driver's choice)
   const Clock& clock;
 };
 

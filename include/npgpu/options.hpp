@@ -33,7 +33,8 @@ struct RunOptions {
   std::uint64_t min_trials = 3;
   std::uint64_t max_trials = 20;
   double precision = 0.01;
-  std::uint64_t window = 64;
+  std::uint64_t window = 64;  // stream and bidir: messages per window, at most (auto) or always (--window)
+  bool window_given = false;
   std::string timer = "wall";
   Headline headline = Headline::median;
   CacheState cache = CacheState::cold;

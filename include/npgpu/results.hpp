@@ -46,6 +46,11 @@ struct Curve {
   std::string peer_host;
 };
 
+// Sizes whose one repetition outlasts the trial time, so that each trial is that one repetition
+// and longer than asked: "from 32 MiB (3 sizes), one repetition outlasts --trial-time 10 ms: ..."
+// in words, or empty where there are none.
+std::string long_repetitions_text(const std::vector<Curve>& curves, double trial_seconds);
+
 // The curve's name in the record: "rank0", or "rank0_gpu0_to_gpu1" with a variant.
 std::string curve_name(const Curve& curve);
 

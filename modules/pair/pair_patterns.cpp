@@ -10,11 +10,12 @@ constexpr std::uint64_t kAckBytes = 4;  // as osu_bw
 
 PairPatterns::PairPatterns(std::string module, const RunOptions& options, MessageMemory& memory, bool peer_on_device,
                            Transport& transport)
-    : module_(std::move(module)), window_(options.window), flip_(options.flip), memory_(memory),
+    : module_(std::move(module)), flip_(options.flip), memory_(memory),
       mine_on_host_(!memory.on_device()),
       peer_on_host_(!peer_on_device), transport_(transport) {}
 
 TrialTiming PairPatterns::run(const TrialSpec& trial) {
+  window_ = trial.window;
   const double start = trial.clock.now();
   for (rep_ = 0; rep_ < trial.reps; ++rep_, ++counter_) {
     switch (trial.pattern) {

@@ -46,7 +46,7 @@ class PairPatterns {
   void throw_damage();
 
   std::string module_;
-  std::uint64_t window_;
+  std::uint64_t window_ = 1;  // of the trial in progress
   std::optional<ByteFlip> flip_;
   MessageMemory& memory_;
   bool mine_on_host_;

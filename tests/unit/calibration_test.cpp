@@ -34,5 +34,15 @@ TEST(WarmupReps, AQuarterTrialPredictedFromThePreviousSize) {
   EXPECT_EQ(warmup_reps(c, 1.0, 1, 2), 1u);
 }
 
+TEST(WindowToFill, HalfATrialAtThePreviousSizesRate) {
+  const Calibration c{0.01, 1, 1'000'000'000};
+  EXPECT_EQ(window_to_fill(c, 64, 1e-6), 64u) << "small messages: the cap";
+  EXPECT_EQ(window_to_fill(c, 64, 1e-3), 5u) << "1 ms a message: 5 ms of them";
+  EXPECT_EQ(window_to_fill(c, 64, 0.3e-3), 17u) << "rounded up, never under half a trial";
+  EXPECT_EQ(window_to_fill(c, 64, 0.02), 1u) << "one message outlasts half a trial";
+  EXPECT_EQ(window_to_fill(c, 64, 0.0), 64u) << "first size: nothing known yet";
+  EXPECT_EQ(window_to_fill(c, 8, 1e-6), 8u);
+}
+
 }  // namespace
 }  // namespace npgpu

@@ -1,0 +1,72 @@
+#include <gtest/gtest.h>
+
+#include "npgpu/time_left.hpp"
+
+namespace npgpu {
+namespace {
+
+// A finished stream size: `trials` trials, `transfer` seconds a message, `wall` seconds in all.
+SizeResult finished(std::uint64_t bytes, double transfer, std::size_t trials, double wall, double window = 64) {
+  SizeResult size;
+  size.bytes = bytes;
+  size.shape = {window, static_cast<double>(bytes)};
+  size.trial_seconds.assign(trials, 0.01);
+  size.time.median = transfer;
+  size.wall_seconds = wall;
+  return size;
+}
+
+SweepPlan stream_plan(std::uint64_t window, bool given) {
+  return {{0.01, 1, 1'000'000'000}, 3, window, given, [](std::uint64_t bytes, std::uint64_t w) {
+            return TransferShape{static_cast<double>(w), static_cast<double>(bytes)};
+          },
+          {}};
+}
+
+TEST(SecondsLeft, SizesOfTheTrialTimeCostWhatTheFinishedOnesDid) {
+  // 3 trials of 10 ms and a quarter-trial warm-up are 32.5 ms; these sizes also spent 2.5 ms more.
+  const std::vector<SizeResult> done{finished(8, 1e-6, 3, 0.035), finished(16, 1e-6, 3, 0.035)};
+  const std::vector<std::uint64_t> remaining(10, 32);
+  EXPECT_NEAR(seconds_left_in_sweep(done, remaining, stream_plan(64, false)), 10 * 0.035, 1e-9);
+}
+
+TEST(SecondsLeft, CountsTheTrialsTheFinishedSizesNeeded) {
+  const std::vector<SizeResult> done{finished(8, 1e-6, 9, 0.0925), finished(16, 1e-6, 3, 0.0325)};
+  // 6 trials on average: 6 x 10 ms + 2.5 ms, and the 2.5 ms the finished sizes spent beyond it... none here.
+  EXPECT_NEAR(seconds_left_in_sweep(done, {32}, stream_plan(64, false)), 0.0625, 1e-9);
+}
+
+TEST(SecondsLeft, AFixedWindowOfLargeMessagesOutlastsTheTrial) {
+  // 1 MB at 1 GB/s: 1 ms a message, a window of 64 is 64 ms, so every trial and the warm-up take 64 ms.
+  const std::vector<SizeResult> done{finished(1'000'000, 1e-3, 3, 4 * 0.064, 64)};
+  EXPECT_NEAR(seconds_left_in_sweep(done, {1'000'000}, stream_plan(64, true)), 4 * 0.064, 1e-9);
+  // The auto window holds 5 such messages (half a trial): the size costs its trials.
+  const std::vector<SizeResult> auto_done{finished(1'000'000, 1e-3, 3, 0.0325, 5)};
+  EXPECT_NEAR(seconds_left_in_sweep(auto_done, {1'000'000}, stream_plan(64, false)), 0.0325, 1e-9);
+}
+
+TEST(SecondsLeft, LargerSizesNoFasterThanTheBestRateSoFar) {
+  // 2 GB/s so far, 8 ms a 16 MB message: windows of one from here on, and 64 MB takes 32 ms a
+  // message, so the warm-up and each of the 3 trials are one message.
+  const std::vector<SizeResult> done{finished(16'000'000, 8e-3, 3, 0.038, 1)};
+  EXPECT_NEAR(seconds_left_in_sweep(done, {64'000'000}, stream_plan(64, false)), 4 * 0.032, 1e-9);
+}
+
+TEST(SecondsLeft, TheProbeForetellsTheLargestSizes) {
+  // Only 8 B done (1 us), but a 64 MB message took 12.8 ms before the sweep: a 64 MB round trip is
+  // 25.6 ms, so its warm-up and 3 trials take 4 of them.
+  SweepPlan pingpong = stream_plan(64, false);
+  pingpong.shape = [](std::uint64_t bytes, std::uint64_t) { return TransferShape{2, static_cast<double>(bytes)}; };
+  pingpong.probe = {64e6, 12.8e-3};
+  SizeResult first = finished(8, 1e-6, 3, 0.0325);
+  first.shape = {2, 8};
+  EXPECT_NEAR(seconds_left_in_sweep({first}, {64'000'000}, pingpong), 4 * 0.0256, 1e-9);
+}
+
+TEST(SecondsLeft, NothingLeftOrNothingDone) {
+  EXPECT_EQ(seconds_left_in_sweep({finished(8, 1e-6, 3, 0.035)}, {}, stream_plan(64, false)), 0);
+  EXPECT_EQ(seconds_left_in_sweep({}, {8}, stream_plan(64, false)), 0);
+}
+
+}  // namespace
+}  // namespace npgpu
