@@ -5,7 +5,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
-"$root/scripts/build.sh" "$root/build"
+# npgpu alone: the tests are built by scripts/run-tests.sh, into the same build/.
+NPGPU_TARGETS=npgpu "$root/scripts/build.sh" "$root/build"
 . "$root/scripts/mpi-env.sh"
 mkdir -p "$root/results"
 cd "$root/results"

@@ -35,6 +35,13 @@ check_job() {
 printf '%s\n%s\n' "$host" "$host" >"$work/pbs_nodefile"
 PBS_NODEFILE=$work/pbs_nodefile PBS_JOBID=4242.pbs-server PBS_O_WORKDIR=$work check_job npgpu.pbs 4242
 
+# Submitted from a folder that is no npgpu tree, with no survey on the PATH: one line, exit 2.
+rc=0
+message=$(cd "$work" && PATH=/usr/bin:/bin NPGPU_SURVEY="" PBS_NODEFILE=$work/pbs_nodefile PBS_JOBID=1.pbs-server \
+  PBS_O_WORKDIR=$work bash "$root/scripts/batch/npgpu.pbs" 2>&1 >/dev/null) || rc=$?
+[[ $rc == 2 && $(wc -l <<<"$message") == 1 && $message == *"set NPGPU_SURVEY"* ]] ||
+  fail "npgpu.pbs with no survey to find: exit $rc, '$message'"
+
 # Cobalt: the node file names each node once; two ranks on it.
 echo "$host" >"$work/cobalt_nodefile"
 COBALT_NODEFILE=$work/cobalt_nodefile COBALT_JOBID=777 NPGPU_RANKS_PER_NODE=2 check_job npgpu.cobalt 777
