@@ -1,19 +1,32 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: install, build, test; then the CPU-only build, which must
 # keep working without CUDA, built with AddressSanitizer and UndefinedBehaviorSanitizer (one build
-# proves both; docs/ARCHITECTURE.md, "Sanitizers").
+# proves both; docs/ARCHITECTURE.md, "Sanitizers"). About 20 minutes on a 2-core machine, the
+# builds included; `ctest -L unit` in build/ alone takes under a minute.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
 . "$root/scripts/mpi-env.sh"
+# Tests that start processes hold the resource lock "mpirun" (tests/CMakeLists.txt): two of them
+# on two cores would measure each other. The unit tests run beside them.
+jobs=$(nproc)
 
 "$root/scripts/build.sh" "$root/build"
-(cd "$root/build" && ctest --output-on-failure --timeout 600)
+(cd "$root/build" && ctest --output-on-failure --timeout 600 -j "$jobs")
 
-# Left to the first build: multihost tests time real links, which the sanitizers' slowdown skews,
-# and start remote ranks without the tests' environment; slurm and batch tests spend their time in
-# a real Slurm and in scripts, and the 200-kill campaign in process starts, over code paths the
-# other tests already sanitize (the campaign's other record-safety tests still run).
+# The sanitized pass: every unit test, the probes that show a finding fails a run (label sanitize),
+# and the integration tests that together reach every line
+# of npgpu's code the integration label reaches (tests/sanitize/tests.txt, chosen by
+# tests/sanitize/select_tests.py). Left to the first build: multihost tests time real links,
+# which the sanitizers' slowdown skews; slurm and batch tests spend their time in a real Slurm and
+# in scripts, over code paths the other tests already sanitize.
 "$root/scripts/build.sh" "$root/build-nocuda" -DNPGPU_CUDA=OFF -DNPGPU_SANITIZE=address,undefined
-(cd "$root/build-nocuda" && ctest --output-on-failure --timeout 600 --label-exclude '^(multihost|slurm|batch)$' \
-  --exclude-regex 'WriterKilledAtRandomMoments')
+chosen=$(grep -v '^#' "$root/tests/sanitize/tests.txt" | sed 's/  #.*//' | paste -sd '|')
+listed=$(grep -cv '^#' "$root/tests/sanitize/tests.txt")
+found=$(cd "$root/build-nocuda" && ctest -N -R "^($chosen)( |\$)" | grep -c '^ *Test *#') || true
+if [ "$found" != "$listed" ]; then
+  echo "run-tests.sh: tests/sanitize/tests.txt names $listed tests and $found of them exist: run tests/sanitize/select_tests.py again" >&2
+  exit 1
+fi
+(cd "$root/build-nocuda" && ctest --output-on-failure --timeout 600 -j "$jobs" -L '^(unit|sanitize)$' &&
+  ctest --output-on-failure --timeout 600 -j "$jobs" -R "^($chosen)( |\$)")

@@ -30,10 +30,11 @@ std::uint64_t warmup_reps(const Calibration& calibration, double previous_second
   return clamp_reps(std::ceil(0.25 * calibration.trial_seconds / predicted), 1, calibration.max_reps);
 }
 
-std::uint64_t window_to_fill(const Calibration& calibration, std::uint64_t cap,
-                             double previous_seconds_per_transfer) {
+std::uint64_t window_to_fill(const Calibration& calibration, std::uint64_t cap, double previous_seconds_per_transfer,
+                             double round_trip_seconds) {
   if (!(previous_seconds_per_transfer > 0)) return cap;
-  return clamp_reps(std::ceil(0.5 * calibration.trial_seconds / previous_seconds_per_transfer), 1, cap);
+  const double window_seconds = std::max(0.5 * calibration.trial_seconds, 50 * round_trip_seconds);
+  return clamp_reps(std::ceil(window_seconds / previous_seconds_per_transfer), 1, cap);
 }
 
 }  // namespace npgpu

@@ -50,6 +50,7 @@ bool contains(const std::vector<int>& ranks, int rank) {
 
 constexpr double kDamaged = std::numeric_limits<double>::infinity();  // a time no trial takes
 constexpr std::uint64_t kFirstProbeBytes = 1 << 20;
+constexpr std::uint64_t kWindowProbeGrowth = 4;
 constexpr double kBaseWaitSeconds = 30;
 constexpr double kWaitTrials = 10;
 
@@ -154,6 +155,7 @@ class Sweep {
       }
     });
     previous_ = {};
+    shortest_round_trip_ = kDamaged;
     probe_ = probe_large_sizes(group);
     for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
       const std::uint64_t bytes = record_.schedule[index];
@@ -189,6 +191,7 @@ class Sweep {
       const Group& group = groups_[step];
       select_peers(group);
       previous_ = {};
+      shortest_round_trip_ = kDamaged;
       for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
         const std::uint64_t bytes = record_.schedule[index];
         const NvtxRange range(options_.nvtx, "npgpu shift " + std::to_string(group.shift) + " " + format_bytes(bytes));
@@ -318,10 +321,27 @@ class Sweep {
     throw FailedOnEveryRank(team_.first_error(mine).value_or("corrupt data"));
   }
 
+  // Messages in this size's window: --window, or as many as last half a trial or 50 round trips
+  // at the previous size's time per message (window_to_fill). The first size, or one far above the
+  // last (8 B then 1 MiB in a matrix), times a window of one message of its own first, as part of
+  // its warm-up, twice (the first may carry a lazy connection); one message and its ack are a
+  // round trip, the shortest of which this sweep has seen stands for the path's.
+  std::uint64_t choose_window(const Group& group, std::uint64_t bytes, Pattern pattern) {
+    const bool windowed = module_.shape(pattern, bytes, 2).transfers_per_rep != module_.shape(pattern, bytes, 1).transfers_per_rep;
+    if (options_.window_given || !windowed) return options_.window;
+    double per_transfer = previous_.seconds_per_transfer;
+    if (previous_.bytes == 0 || bytes > kWindowProbeGrowth * previous_.bytes) {
+      double one = kDamaged;
+      for (int i = 0; i < 2; ++i) one = std::min(one, timed_reps(group, bytes, pattern, 1, 1, nullptr, "the warm-up"));
+      shortest_round_trip_ = std::min(shortest_round_trip_, one);
+      per_transfer = one / module_.shape(pattern, bytes, 1).transfers_per_rep;
+    }
+    return window_to_fill(options_.calibration, options_.window, per_transfer, shortest_round_trip_);
+  }
+
   SizeResult measure(const Group& group, std::uint64_t bytes, Pattern pattern) {
     const Calibration& calibration = options_.calibration;
-    const std::uint64_t window = options_.window_given ? options_.window
-                                 : window_to_fill(calibration, options_.window, previous_.seconds_per_transfer);
+    const std::uint64_t window = choose_window(group, bytes, pattern);
     SizeResult result;
     result.bytes = bytes;
     result.shape = module_.shape(pattern, bytes, window);
@@ -335,6 +355,7 @@ class Sweep {
       seconds_per_rep = timed_reps(group, bytes, pattern, reps, window, nullptr, "the warm-up");
     }
     previous_ = {bytes, seconds_per_rep, seconds_per_rep / result.shape.transfers_per_rep};
+    if (pattern == Pattern::pingpong) shortest_round_trip_ = std::min(shortest_round_trip_, seconds_per_rep);
 
     result.reps = reps_to_fill(calibration, seconds_per_rep);
     const bool timer = contains(group.timers, team_.rank());
@@ -390,7 +411,7 @@ class Sweep {
     const std::vector<std::uint64_t> remaining(record_.schedule.begin() + static_cast<std::ptrdiff_t>(index) + 1,
                                                record_.schedule.end());
     const SweepPlan plan{options_.calibration, options_.min_trials, options_.window, options_.window_given,
-                         [&](std::uint64_t bytes, std::uint64_t window) {
+                         shortest_round_trip_, [&](std::uint64_t bytes, std::uint64_t window) {
                            return module_.shape(options_.pattern, bytes, window);
                          },
                          probe_};
@@ -412,6 +433,7 @@ class Sweep {
   std::vector<std::string> hosts_;  // every rank's, on every rank (the record has them on rank 0 only)
   std::optional<RollCall> roll_call_;
   Previous previous_;
+  double shortest_round_trip_ = kDamaged;  // of this sweep (or matrix step): a pingpong, or a window of one
   Probe probe_;  // of this sweep's large sizes
   Progress progress_;
 };

@@ -18,13 +18,13 @@ std::uint64_t reps_to_fill(const Calibration& calibration, double seconds_per_re
 std::uint64_t warmup_reps(const Calibration& calibration, double previous_seconds_per_rep,
                           std::uint64_t previous_bytes, std::uint64_t bytes);
 
-// Messages in one stream or bidir window when --window does not fix it: at most `cap`, and no
-// more than keep the window about half a trial long. A message takes at least as long as one of
-// the previous size did (time never falls as messages grow), so the window holds the bytes the
-// path moved in half a trial at the previous size's rate: it follows the path's own speed, lasts
-// at least half a trial (hundreds of round trips: a bandwidth-delay product covered many times
-// over), and a size costs about its trials. `cap` before any size was timed.
-std::uint64_t window_to_fill(const Calibration& calibration, std::uint64_t cap,
-                             double previous_seconds_per_transfer);
+// Messages in one stream or bidir window when --window does not fix it: at most `cap`, and enough
+// to last half a trial or 50 round trips, whichever is longer. A message takes at least as long
+// as one of the previous size did (time never falls as messages grow), so the window holds the
+// bytes the path moves in that time at the previous size's rate: the ack's round trip costs at
+// most 2% (a bandwidth-delay product covered 50 times), and where round trips are short, as
+// inside a node or a cluster, a size costs about its trials. `cap` before any size was timed.
+std::uint64_t window_to_fill(const Calibration& calibration, std::uint64_t cap, double previous_seconds_per_transfer,
+                             double round_trip_seconds);
 
 }  // namespace npgpu

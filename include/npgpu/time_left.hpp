@@ -23,6 +23,7 @@ struct SweepPlan {
   std::uint64_t min_trials = 3;
   std::uint64_t window = 64;  // the cap (auto) or every size's window (--window)
   bool window_given = false;
+  double round_trip = 0;      // the sweep's shortest, for the window rule
   std::function<TransferShape(std::uint64_t bytes, std::uint64_t window)> shape;
   Probe probe;
 };

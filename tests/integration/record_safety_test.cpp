@@ -86,9 +86,21 @@ unsigned campaign_seed() {
   return std::random_device{}();
 }
 
-int campaign_kills() {
-  const char* given = std::getenv("NPGPU_KILL_RUNS");
-  return given ? std::stoi(given) : 200;
+// The campaign goes on for NPGPU_KILL_SECONDS (60 by default: about 130 kills on a quiet 2-core
+// machine, fewer under load), at least kMinKills, or for exactly NPGPU_KILL_RUNS kills when given.
+constexpr int kMinKills = 20;
+struct CampaignSize {
+  int kills = 0;         // 0: by time
+  double seconds = 60;
+  bool more(int done, Seconds spent) const {
+    return kills > 0 ? done < kills : done < kMinKills || spent.count() < seconds;
+  }
+};
+CampaignSize campaign_size() {
+  CampaignSize size;
+  if (const char* runs = std::getenv("NPGPU_KILL_RUNS")) size.kills = std::stoi(runs);
+  if (const char* seconds = std::getenv("NPGPU_KILL_SECONDS")) size.seconds = std::stod(seconds);
+  return size;
 }
 
 // Where a run is: its final write starts once the console has printed the summary.
@@ -159,8 +171,9 @@ TEST(RecordSafety, WriterKilledAtRandomMomentsNeverDamagesEarlierRuns) {
 
   Tally tally;
   const auto campaign_start = Clock::now();
-  const int kills = campaign_kills();
-  for (int i = 0; i < kills; ++i) {
+  const CampaignSize size = campaign_size();
+  int kills = 0;
+  for (int i = 0; size.more(i, Clock::now() - campaign_start); ++i, ++kills) {
     const auto alone = [](const BackgroundCommand& run) { return run.pid(); };
     if (i % 2) {
       kill_writer(quick_memcpy(record), record, Seconds(into_write(random)), alone, writing_record, tally);

@@ -17,7 +17,7 @@ SizeResult finished(std::uint64_t bytes, double transfer, std::size_t trials, do
 }
 
 SweepPlan stream_plan(std::uint64_t window, bool given) {
-  return {{0.01, 1, 1'000'000'000}, 3, window, given, [](std::uint64_t bytes, std::uint64_t w) {
+  return {{0.01, 1, 1'000'000'000}, 3, window, given, 2e-6, [](std::uint64_t bytes, std::uint64_t w) {
             return TransferShape{static_cast<double>(w), static_cast<double>(bytes)};
           },
           {}};
