@@ -148,7 +148,7 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   app.add_option("--precision", precision, "Stop adding trials once the median's relative standard error is "
                  "inside this (default 0.01 = 1%)");
   app.add_option("--window", o.window, "Messages per window for stream and bidir at every size (default: up to 64, "
-                 "as many as keep a window half a trial long at the path's rate)")->check(CLI::Range(1, 1 << 20));
+                 "enough to last half a trial or 50 round trips at the path's rate)")->check(CLI::Range(1, 1 << 20));
   app.add_option("--timer", o.timer, "Host timer: wall (monotonic), gettimeofday, mpi (MPI_Wtime)")
       ->capture_default_str()->check(CLI::IsMember({"wall", "gettimeofday", "mpi"}));
   app.add_option("--headline", headline, "Statistic shown as the result: median, min, mean (default median)")

@@ -460,9 +460,9 @@ std::string describe_window(const RunOptions& options, const ModuleInfo& module,
   if (module.layout != Layout::pair || !windows) return {};
   const std::string each = " (transfers_per_rep in the record)";
   if (options.window_given) return std::to_string(options.window) + " messages at every size (--window)" + each;
-  return "up to " + std::to_string(options.window) + " messages, no more than keep a window " +
+  return "up to " + std::to_string(options.window) + " messages, enough to last " +
          format_seconds(options.calibration.trial_seconds / 2) +
-         " (half a trial) long at the previous size's rate; --window fixes it" + each;
+         " (half a trial) or 50 round trips, whichever is longer, at the previous size's rate; --window fixes it" + each;
 }
 
 }  // namespace npgpu
