@@ -158,6 +158,7 @@ def main():
                         "(0: no plateau, where h5py is missing)")
     parser.add_argument("--quickstart", action="store_true", help="time scripts/quickstart.sh in a fresh clone")
     parser.add_argument("--tests", action="store_true", help="time .ci/run in a fresh clone")
+    parser.add_argument("--logs", help="a folder to keep each sweep's record and console, its lines stamped")
     options = parser.parse_args()
     npgpu = os.path.join(options.build, "npgpu")
     rows, errors = [], {}
@@ -166,7 +167,11 @@ def main():
         sweeps = GPU_SWEEPS if options.gpu else MPI_SWEEPS
         yardstick = None
         for name, launcher, args in sweeps:
-            seconds, lines = run_npgpu(npgpu, launcher, args, record)
+            kept = os.path.join(options.logs, name.replace(" ", "-")) if options.logs else None
+            seconds, lines = run_npgpu(npgpu, launcher, args, kept + ".h5" if kept else record)
+            if kept:
+                with open(kept + ".log", "w") as log:
+                    log.writelines(f"{at:.4f} {line}\n" for at, line in lines)
             errors[name] = time_left_errors(seconds, lines)
             before = run_npgpu(options.before, launcher, args, os.path.join(work, "before.h5"))[0] if options.before else None
             print(f"{name}: {seconds:.1f} s" + (f", before {before:.1f} s" if before else "") +
