@@ -55,15 +55,20 @@ std::string pairs_line(const RunRecord& r) {
            "sending, so no rank sends and receives at once; sizes " + sizes +
            " (pingpong: latency, stream: throughput)";
   }
-  const PairStep step = pairing_steps(p).front();
+  const std::vector<PairStep> steps = pairing_steps(p);
   std::string pairs;
   std::vector<int> idle;
   for (int rank = 0; rank < p.ranks; ++rank) {
-    const Peers& peers = step.peers[static_cast<std::size_t>(rank)];
-    if (peers.to >= 0) pairs += (pairs.empty() ? "" : ", ") + std::to_string(rank) + "->" + std::to_string(peers.to);
-    if (peers.idle()) idle.push_back(rank);
+    bool busy = false;
+    for (const PairStep& step : steps) {
+      const Peers& peers = step.peers[static_cast<std::size_t>(rank)];
+      if (peers.to >= 0) pairs += (pairs.empty() ? "" : ", ") + std::to_string(rank) + "->" + std::to_string(peers.to);
+      busy = busy || !peers.idle();
+    }
+    if (!busy) idle.push_back(rank);
   }
-  const std::string together = step.timers.size() > 1 ? ", all pairs at once" : "";
+  const std::string together = p.one_at_a_time ? ", one pair at a time while the others wait"
+                               : steps.front().timers.size() > 1 ? ", all pairs at once" : "";
   return describe(p) + ": " + pairs + together + "; the first rank of each pair times" +
          (idle.empty() ? "" : "; ranks " + rank_list(idle) + " idle");
 }
@@ -113,7 +118,7 @@ void ConsoleReporter::begin(const RunRecord& r) {
   if (r.module.layout == Layout::per_rank && r.system.ranks.size() > 1)
     std::fprintf(out_, "  ranks measure %s; each line shows every rank's %s throughput and their sum\n",
                  o.concurrency == Concurrency::together ? "at the same time" : "one after another", headline);
-  else if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::halves)
+  else if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::halves && !r.pairing.one_at_a_time)
     std::fprintf(out_, "  each line shows every pair's %s throughput, their sum and the slowest pair\n", headline);
   else if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::all)
     std::fprintf(out_, "  each line is one step and size: the %s of its %zu cells, the slowest and the fastest\n",
@@ -131,7 +136,7 @@ void ConsoleReporter::size_done(const RunRecord& r, std::size_t first_curve, std
   const std::uint64_t bytes = r.schedule[index];
   std::vector<const SizeResult*> results;
   for (std::size_t c = first_curve; c < r.curves.size(); ++c) results.push_back(&r.curves[c].sizes.at(index));
-  if (index == 0 && !r.curves[first_curve].variant.empty())
+  if (index == 0 && (!r.curves[first_curve].variant.empty() || r.pairing.one_at_a_time))
     std::fprintf(out_, "-- %s\n", curve_label(r.curves[first_curve]).c_str());
   const bool one_line = results.size() == 1 && (r.module.layout == Layout::pair || r.system.ranks.size() == 1);
   const std::string window = r.window_rule.empty() ? "" : window_text(*results.front());
@@ -221,7 +226,8 @@ void ConsoleReporter::print_pairs_aggregate(const RunRecord& r) {
   std::size_t best = 0;
   for (std::size_t i = 0; i < aggregate.sum.size(); ++i)
     if (aggregate.sum[i] > aggregate.sum[best]) best = i;
-  std::fprintf(out_, "  all %zu pairs together: peak %s at %s; the slowest pair there: rank %d at %s\n", r.curves.size(),
+  std::fprintf(out_, "  all %zu pairs %s: peak %s at %s; the slowest pair there: rank %d at %s\n", r.curves.size(),
+               r.pairing.one_at_a_time ? "one at a time, their sum" : "together",
                format_throughput(aggregate.sum[best], r.options.units).c_str(), format_bytes(aggregate.bytes[best]).c_str(),
                aggregate.slowest_rank[best], format_throughput(aggregate.slowest[best], r.options.units).c_str());
 }

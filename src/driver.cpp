@@ -118,14 +118,16 @@ class Sweep {
     return ": module " + options_.module + ", pattern " + pattern_name(pattern) + ", size " + format_bytes(bytes);
   }
 
-  // Bounds the collective step that follows, and (with a roll call) says how to wait for it.
-  Team::CollectiveWait expect_collective(std::uint64_t bytes, Pattern pattern, const char* step) {
+  // Bounds the collective step that follows, and (with a roll call) says how to wait for it: a
+  // rank idle while the others measure waits sleeping.
+  Team::CollectiveWait expect_collective(std::uint64_t bytes, Pattern pattern, const char* step,
+                                         RollCall::Polling polling = RollCall::Polling::busy) {
     const std::string where = std::string(" at ") + step + during(bytes, pattern);
     const double bound = wait_bound(bytes);
     guard_.expect(bound, others_text() + where);
     if (!roll_call_) return {};
-    return [this, where, bound](MPI_Request& request) {
-      roll_call_->wait(request, bound, [&](const std::vector<int>& missing) {
+    return [this, where, bound, polling](MPI_Request& request) {
+      roll_call_->wait(request, bound, polling, [&](const std::vector<int>& missing) {
         guard_.retell((missing.empty() ? others_text() : ranks_text(missing)) + where);
       });
     };
@@ -279,7 +281,8 @@ class Sweep {
     team_.barrier(expect_collective(bytes, pattern, "the barrier before a trial"));
     TrialTiming timing;
     std::optional<std::string> damage;
-    if (contains(group.members, team_.rank())) {
+    const bool member = contains(group.members, team_.rank());
+    if (member) {
       guard_.expect(wait_bound(bytes), peers_text(group) + " in a trial" + during(bytes, pattern));
       damage = damage_from([&] { timing = module_.run({pattern, bytes, reps, window, clock_}); });
       if (damaged == Damage::ignored) damage.reset();
@@ -287,7 +290,8 @@ class Sweep {
     const bool timer = contains(group.timers, team_.rank());
     if (kept != nullptr && timer) *kept = timing;
     const double mine = damage ? kDamaged : timer ? timing.seconds / static_cast<double>(reps) : 0.0;
-    const double slowest = team_.max(mine, expect_collective(bytes, pattern, "the step after a trial"));
+    const RollCall::Polling polling = member ? RollCall::Polling::busy : RollCall::Polling::sleeping;
+    const double slowest = team_.max(mine, expect_collective(bytes, pattern, "the step after a trial", polling));
     if (slowest == kDamaged) fail_together(damage, step, bytes, pattern);
     return slowest;
   }

@@ -59,12 +59,38 @@ int choose_device(int local_rank, std::optional<int> requested, int device_count
                    "; start at most " + std::to_string(device_count) + " ranks per node, or choose one with --device");
 }
 
-PciLink pci_link(const std::string& pci_bus_id, const std::filesystem::path& devices) {
-  // sysfs names devices in lower case with a 4-digit domain; CUDA may print 8 digits, upper case.
+namespace {
+
+// sysfs names devices in lower case with a 4-digit domain; CUDA may print 8 digits, upper case.
+std::string sysfs_name(const std::string& pci_bus_id) {
   std::string name = pci_bus_id;
   for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (name.size() > 12 && name.find(':') == 8) name = name.substr(4);
-  const std::filesystem::path device = devices / name;
+  return name;
+}
+
+}  // namespace
+
+std::string pci_upstream(const std::string& pci_bus_id, const std::filesystem::path& devices) {
+  std::error_code error;
+  const std::string name = sysfs_name(pci_bus_id);
+  const std::filesystem::path real = std::filesystem::canonical(devices / name, error);
+  if (error) return {};
+  // /sys/devices/pci0000:17/0000:17:00.0/0000:18:00.0/0000:1b:00.0: the folders from the root
+  // complex down, the device itself last.
+  std::string path;
+  bool below_root = false;
+  for (const std::filesystem::path& part : real) {
+    const std::string folder = part.string();
+    below_root = below_root || folder.rfind("pci", 0) == 0;
+    if (!below_root || folder == name) continue;
+    path += (path.empty() ? "" : " > ") + folder;
+  }
+  return path;
+}
+
+PciLink pci_link(const std::string& pci_bus_id, const std::filesystem::path& devices) {
+  const std::filesystem::path device = devices / sysfs_name(pci_bus_id);
   PciLink link;
   std::sscanf(first_line(device / "current_link_speed").c_str(), "%lf", &link.gts);
   std::sscanf(first_line(device / "current_link_width").c_str(), "%d", &link.width);
@@ -86,7 +112,7 @@ std::string link_shortfall(const PciLink& link) {
 
 PciNeighbourhood pci_neighbourhood(const std::string& pci_bus_id) {
   const PciLocality locality = pci_locality(pci_bus_id);
-  return {locality.numa_node, locality.local_cpus, pci_link(pci_bus_id)};
+  return {locality.numa_node, locality.local_cpus, pci_link(pci_bus_id), pci_upstream(pci_bus_id)};
 }
 
 int pcie_generation(double gts) {

@@ -110,6 +110,12 @@ void plan_pairs(Plan& plan, int ranks) {
     throw UsageError("module " + name + " measures between pairs of ranks: it needs at least 2, and this run has " +
                      std::to_string(ranks) + ": start it with 'mpirun -np 2 npgpu --module " + name + "'");
   plan.pairing = parse_rank_pairing(options.pairs, ranks, options.sample, options.seed.value_or(0));
+  if (options.concurrency == Concurrency::alone) {
+    if (plan.pairing.mode != PairingMode::halves)
+      throw UsageError("--concurrency alone: between pairs of ranks it applies to --pairs halves (each pair alone, in "
+                       "turn, against all pairs at once), and this run measures --pairs " + describe(plan.pairing));
+    plan.pairing.one_at_a_time = true;
+  }
   if (plan.pairing.mode != PairingMode::all) {
     if (!options.sizes.empty())
       throw UsageError("--sizes applies to --pairs all (the other pairings sweep --lower to --upper)");

@@ -51,18 +51,19 @@ std::vector<FlaggedLink> flag_slow_links(const PairMatrix& matrix, Headline head
   for (std::size_t size = 0; size < matrix.cells.size(); ++size) {
     const std::vector<SizeResult>& cells = matrix.cells[size];
     for (std::size_t klass = 0; klass < matrix.classes.size(); ++klass) {
-      std::vector<double> rates;
+      std::vector<double> rates, best_rates;
       std::vector<std::size_t> where;
       for (std::size_t cell = 0; cell < cells.size(); ++cell) {
         const double rate = cell_throughput(cells[cell], headline);
         if (matrix.cell_class[cell] != static_cast<int>(klass) || std::isnan(rate)) continue;
         rates.push_back(rate);
+        best_rates.push_back(cells[cell].throughput(cells[cell].time.min));
         where.push_back(cell);
       }
       if (rates.empty()) continue;
-      const double median = median_of(rates);
+      const double median = median_of(rates), best_median = median_of(best_rates);
       for (std::size_t i = 0; i < rates.size(); ++i)
-        if (rates[i] < matrix.flag_below * median)
+        if (rates[i] < matrix.flag_below * median && best_rates[i] < matrix.flag_below * best_median)
           flagged.push_back({size, static_cast<int>(where[i]) / matrix.ranks, static_cast<int>(where[i]) % matrix.ranks,
                              rates[i], median});
     }

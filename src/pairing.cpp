@@ -132,9 +132,9 @@ std::vector<PairStep> pairing_steps(const RankPairing& pairing) {
     return {s};
   }
   if (pairing.mode == PairingMode::halves) {
-    PairStep s = step();
-    for (int rank = 0; rank < n / 2; ++rank) pair(s, rank, rank + n / 2);
-    return {s};
+    std::vector<PairStep> steps(pairing.one_at_a_time ? static_cast<std::size_t>(n / 2) : 1, step());
+    for (int rank = 0; rank < n / 2; ++rank) pair(steps[pairing.one_at_a_time ? static_cast<std::size_t>(rank) : 0], rank, rank + n / 2);
+    return steps;
   }
   std::vector<PairStep> steps;
   for (int shift : shifts(pairing)) {

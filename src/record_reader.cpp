@@ -181,8 +181,12 @@ RunData read_run(const RecordFile& file, const std::string& spec_file, const std
   if (run.headline.empty()) run.headline = "median";
   if (run.status.empty()) run.status = "complete";  // records from before runs had a status
   run.rank_host = file.texts(group + "/system/rank_host");
-  const std::string placement = group + "/system/placement/rank0";
-  for (const std::string& fact : file.attribute_names(placement)) run.facts[fact] = file.text(placement, fact);
+  for (std::size_t rank = 0; file.has(group + "/system/placement/rank" + std::to_string(rank)); ++rank) {
+    const std::string placement = group + "/system/placement/rank" + std::to_string(rank);
+    std::map<std::string, std::string>& facts = run.rank_facts.emplace_back();
+    for (const std::string& fact : file.attribute_names(placement)) facts[fact] = file.text(placement, fact);
+  }
+  if (!run.rank_facts.empty()) run.facts = run.rank_facts.front();
   for (const std::string& name : file.members(group + "/curves"))
     run.curves.push_back(read_curve(file, group + "/curves/" + name, name, run.headline));
   if (file.has(group + "/aggregate")) {

@@ -55,29 +55,94 @@ std::string traffic(const RunData& run) {
   return found == kWords.end() ? run.module : found->second;
 }
 
+// The deepest bridge every PCIe path ("pci0000:17 > 0000:17:01.0 > ...") goes through, or "".
+std::string common_bridge(const std::vector<std::string>& paths) {
+  std::vector<std::vector<std::string>> split;
+  for (const std::string& path : paths) {
+    if (path.empty()) return {};
+    std::vector<std::string>& parts = split.emplace_back();
+    for (std::size_t at = 0; at != std::string::npos;) {
+      const std::size_t next = path.find(" > ", at);
+      parts.push_back(path.substr(at, next == std::string::npos ? next : next - at));
+      at = next == std::string::npos ? next : next + 3;
+    }
+  }
+  std::string common;
+  for (std::size_t depth = 0; !split.empty() && depth < split.front().size(); ++depth)
+    for (const std::vector<std::string>& parts : split) {
+      if (depth >= parts.size() || parts[depth] != split.front()[depth]) return common;
+      if (&parts == &split.back()) common = parts[depth];
+    }
+  return common;
+}
+
+// What every path of a concurrent run goes through, from where each rank measured: one GPU, a
+// PCIe bridge above all its GPUs, one NUMA node, one host, or the network between hosts that no
+// two pairs share. "" where the record does not say: the facts are missing, or nothing is common
+// to all of the paths.
+std::string shared_by(const RunData& run) {
+  const auto fact = [&](int rank, const char* name) -> std::string {
+    const auto r = static_cast<std::size_t>(rank);
+    if (r >= run.rank_facts.size()) return {};
+    const auto found = run.rank_facts[r].find(name);
+    return found == run.rank_facts[r].end() || found->second == "unknown" || found->second == "-1" ? "" : found->second;
+  };
+  if (run.curves.front().peer >= 0) {
+    std::map<std::string, std::size_t> pairs_on;
+    for (const CurveData& curve : run.curves) {
+      ++pairs_on[curve.host];
+      if (curve.peer_host != curve.host) ++pairs_on[curve.peer_host];
+    }
+    std::size_t most = 0;
+    for (const auto& [host, pairs] : pairs_on) {
+      if (pairs == run.curves.size()) return "host " + host + " (every pair runs on it: its memory, or its network link)";
+      most = std::max(most, pairs);
+    }
+    if (most == 1) return "the network between their hosts: no two pairs share a host, so what they share lies on the way (a switch, a trunk)";
+    return {};
+  }
+  std::set<std::string> gpus, nodes;
+  std::vector<std::string> paths;
+  for (const CurveData& curve : run.curves) {
+    gpus.insert(fact(curve.rank, "gpu_pci_bus_id"));
+    nodes.insert(fact(curve.rank, "gpu_numa_node"));
+    paths.push_back(fact(curve.rank, "gpu_pcie_upstream"));
+  }
+  if (gpus.size() == 1 && !gpus.begin()->empty())
+    return "GPU " + fact(run.curves.front().rank, "gpu") + " (" + *gpus.begin() + ") and its one PCIe link: every rank copies to it";
+  if (const std::string bridge = common_bridge(paths); !bridge.empty())
+    return std::string(bridge.rfind("pci", 0) == 0 ? "the PCIe root complex " : "the PCIe bridge ") + bridge +
+           " above all of them (a switch or root port: its upstream link)";
+  if (nodes.size() == 1 && !nodes.begin()->empty())
+    return "NUMA node " + *nodes.begin() + " (the host memory and PCIe root complex their GPUs hang off)";
+  return {};
+}
+
 Finding concurrent_against_alone(const RunData& together, const RunReport& together_report, const RunData& alone,
                                  const RunReport& alone_report) {
   double sum = 0;
   std::vector<double> shares;
-  bool over_pcie = false;
   for (const CurveReport& t : together_report.curves) {
     sum += t.summary.peak_throughput;
-    over_pcie = over_pcie || t.link_peak.how.find("PCIe") != std::string::npos;
     for (const CurveReport& a : alone_report.curves)
       if (a.name == t.name && a.summary.peak_throughput > 0) shares.push_back(t.summary.peak_throughput / a.summary.peak_throughput);
   }
   const double share = median(shares);
-  const std::string unit = together.facts.count("gpu") ? "GPU" : "rank";
-  const std::string what = traffic(together);
+  const bool pairs = together.curves.front().peer >= 0;
+  const std::string unit = pairs ? "pair" : together.facts.count("gpu") ? "GPU" : "rank";
+  const std::string all = std::to_string(together.curves.size()) + " " + unit + "s";
   std::string text;
-  if (share < kEven)
-    // Each path alone moves more than it gets together, so its own link is not the limit.
-    text = std::string(over_pcie ? "the host side, not the PCIe links," : "something the " + unit + "s share") +
-           " caps concurrent " + what + " traffic at " + rate(sum) + ": each " + unit + " gets " + percent(share) +
-           " of what it gets alone";
-  else
-    text = "concurrent " + what + " traffic scales: " + std::to_string(together.curves.size()) + " " + unit +
-           "s together move " + rate(sum) + ", each " + percent(share) + " of what it gets alone";
+  if (share >= kEven) {
+    text = "concurrent " + traffic(together) + " traffic scales: " + all + " together move " + rate(sum) + ", each " +
+           percent(share) + " of what it gets alone";
+  } else if (const std::string shared = shared_by(together); !shared.empty()) {
+    text = "together each " + unit + " gets " + percent(share) + " of what it gets alone: the " + all + " share " + shared +
+           ", which caps their sum at " + rate(sum);
+  } else {
+    text = "together each " + unit + " gets " + percent(share) + " of what it gets alone: something the " + all +
+           " share caps their sum at " + rate(sum) + ", and the record does not say what (no GPU, PCIe bridge, NUMA node " +
+           "or host is common to all of them); next: measure them two at a time to find which share it";
+  }
   return {"concurrent_vs_alone", {name_of(together), name_of(alone)}, share, text};
 }
 

@@ -104,7 +104,10 @@ CurveSummary summarize_curve(const Curve& curve, Headline headline) {
 PairsAggregate aggregate_pairs(const std::vector<Curve>& curves, Headline headline) {
   PairsAggregate aggregate;
   if (curves.empty()) return aggregate;
-  for (std::size_t i = 0; i < curves.front().sizes.size(); ++i) {
+  // Pairs measured in turn (--concurrency alone) have finished different numbers of sizes so far.
+  std::size_t finished = curves.front().sizes.size();
+  for (const Curve& curve : curves) finished = std::min(finished, curve.sizes.size());
+  for (std::size_t i = 0; i < finished; ++i) {
     double sum = 0, slowest = 0;
     int slowest_rank = -1;
     for (const Curve& curve : curves) {

@@ -6,6 +6,8 @@
 namespace npgpu {
 namespace {
 constexpr int kReportTag = 1;
+constexpr int kFirstPauseMicroseconds = 10;
+constexpr int kLongestPauseMicroseconds = 1000;
 }
 
 RollCall::RollCall(const Team& team) : team_(team) {
@@ -54,17 +56,27 @@ void RollCall::collect_reports() {
   }
 }
 
-void RollCall::wait(MPI_Request& request, double bound, const std::function<void(const std::vector<int>&)>& name_missing) {
+void RollCall::wait(MPI_Request& request, double bound, Polling polling,
+                    const std::function<void(const std::vector<int>&)>& name_missing) {
   ++step_;
   const auto report_at = std::chrono::steady_clock::now() +
                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(bound / 4));
   bool reported = false;
   std::vector<int> missing;
+  // Ranks may share cores (8 ranks on 2 here): an idle rank sleeps between tests, longer the
+  // longer it waits (up to 1 ms: a trial lasts 10), so the ranks that measure keep the cores;
+  // spinning, idle ranks had made 8 B cells read milliseconds.
+  auto pause = std::chrono::microseconds(kFirstPauseMicroseconds);
   for (;;) {
     int done = 0;
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (done != 0) return;
-    std::this_thread::yield();  // ranks may share cores: let the late one run
+    if (polling == Polling::sleeping) {
+      std::this_thread::sleep_for(pause);
+      pause = std::min(2 * pause, std::chrono::microseconds(kLongestPauseMicroseconds));
+    } else {
+      std::this_thread::yield();  // let a rank that shares this core run
+    }
     if (std::chrono::steady_clock::now() < report_at) continue;
     if (!reported) report();
     reported = true;

@@ -32,15 +32,22 @@ struct PciLink {
 };
 PciLink pci_link(const std::string& pci_bus_id, const std::filesystem::path& devices = "/sys/bus/pci/devices");
 
+// The PCIe path from the host to a device, from sysfs: the root complex and every bridge above the
+// device ("pci0000:17 > 0000:17:00.0 > 0000:18:00.0"); devices whose paths share a bridge share
+// that root port or switch, and its upstream link. "" where sysfs does not have the device.
+std::string pci_upstream(const std::string& pci_bus_id, const std::filesystem::path& devices = "/sys/bus/pci/devices");
+
 // "" when the link runs at its maximum (or either is unknown), else what falls short, such as
 // "x8 of x16" or "Gen1 of Gen5" (GPUs lower their link speed when idle, never their width).
 std::string link_shortfall(const PciLink& link);
 
-// Where a PCI device ("0000:1b:00.0") sits: NUMA node and local cores from hwloc, its link from sysfs.
+// Where a PCI device ("0000:1b:00.0") sits: NUMA node and local cores from hwloc, its link and the
+// bridges above it from sysfs.
 struct PciNeighbourhood {
   int numa_node = -1;
   std::string local_cpus;   // "0-15,32-47"
   PciLink link;
+  std::string upstream;     // pci_upstream()
 };
 PciNeighbourhood pci_neighbourhood(const std::string& pci_bus_id);
 

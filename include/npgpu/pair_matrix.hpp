@@ -43,7 +43,10 @@ void classify_cells(PairMatrix& matrix);
 // Throughput of a cell from its headline time; NaN when the cell was not measured.
 double cell_throughput(const SizeResult& cell, Headline headline);
 
-// Every measured cell whose throughput is below flag_below x the median of its class at its size.
+// Every measured cell whose throughput is below flag_below x the median of its class at its size,
+// and whose fastest trial is too, against the median of its class's fastest trials: noise only
+// ever adds time (a rank descheduled, a neighbour's burst), so a cell whose best trial keeps up
+// with its class was slowed by noise, not by its link.
 std::vector<FlaggedLink> flag_slow_links(const PairMatrix& matrix, Headline headline);
 
 }  // namespace npgpu

@@ -29,6 +29,7 @@ struct RankPairing {
   int ranks = 2;
   std::uint64_t sample = 0;   // all: partners each rank sees, 0 = every other rank
   std::uint64_t seed = 0;     // all with sample: what the partners were drawn with
+  bool one_at_a_time = false; // halves with --concurrency alone: each pair alone, in turn
 };
 
 // "A:B", "halves" or "all" for a run of `ranks` ranks, with --sample K (0: none) and its seed.

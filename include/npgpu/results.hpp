@@ -68,7 +68,9 @@ CurveSummary summarize_points(std::span<const double> bytes, std::span<const dou
                               std::span<const double> throughput);
 
 // Pairs measured at the same time (--pairs halves), size by size: the sum of their throughputs,
-// what the fabric gives when everyone talks, and the slowest pair. The curves share one schedule.
+// what the fabric gives when everyone talks, and the slowest pair; with --concurrency alone, the
+// sum of what each gets alone. The curves share one schedule; sizes not all of them finished yet
+// are left out.
 struct PairsAggregate {
   std::vector<std::uint64_t> bytes;
   std::vector<double> sum;      // bytes per second, from each pair's headline time

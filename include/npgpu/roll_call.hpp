@@ -20,11 +20,16 @@ class RollCall {
   RollCall(const RollCall&) = delete;
   RollCall& operator=(const RollCall&) = delete;
 
+  // How a rank waits: polling without pause (it measures next, and must leave with the others), or
+  // sleeping between polls (it is idle while other ranks measure, and must leave them the cores).
+  enum class Polling { busy, sleeping };
+
   // Finishes `request`, a collective step every rank started in the same order. Past `bound`/4
   // this rank reports its arrival to the others, and `name_missing` hears, whenever it changes,
   // which ranks have not reported this step (a rank that already left a half-finished step
   // among them).
-  void wait(MPI_Request& request, double bound, const std::function<void(const std::vector<int>&)>& name_missing);
+  void wait(MPI_Request& request, double bound, Polling polling,
+            const std::function<void(const std::vector<int>&)>& name_missing);
 
  private:
   void report();           // to every other rank, once per step

@@ -57,6 +57,7 @@ struct RunData {
   std::string concurrency, pairs;
   std::vector<std::string> rank_host;
   std::map<std::string, std::string> facts;  // rank 0's placement facts: direction, host_memory, gpu_path ...
+  std::vector<std::map<std::string, std::string>> rank_facts;  // every rank's, by rank (GPU, bus id, NUMA node ...)
   std::vector<CurveData> curves;
   std::optional<AggregateData> aggregate;
   std::optional<MatrixData> matrix;

@@ -94,6 +94,7 @@ std::vector<std::pair<std::string, std::string>> gpu_facts(const Gpu& gpu) {
           {"gpu_uuid", gpu.uuid},
           {"gpu_pci_bus_id", gpu.pci_bus_id},
           {"gpu_numa_node", std::to_string(gpu.pci.numa_node)},
+          {"gpu_pcie_upstream", gpu.pci.upstream.empty() ? "unknown" : gpu.pci.upstream},
           {"gpu_local_cpus", gpu.pci.local_cpus.empty() ? "unknown" : gpu.pci.local_cpus},
           {"thread_bound_near_gpu", gpu.bound_near ? "yes" : "no"},
           {"node_local_rank", std::to_string(gpu.local_rank)},

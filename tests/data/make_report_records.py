@@ -50,7 +50,8 @@ def dataset(group, name, values, units):
 
 
 def add_run(record, number, module, pattern, status="complete", reason="", concurrency="together", pairs="",
-            facts=None, hosts=("alpha", "beta")):
+            facts=None, hosts=("alpha", "beta"), rank_facts=()):
+    """facts: rank 0's placement; rank_facts: every rank's, from rank 0, where they differ."""
     run = record.require_group("runs").create_group(f"{number:04d}")
     attrs = dict(module=module, pattern=pattern, headline="median", status=status, status_reason=reason,
                  command_line=f"npgpu --module {module} --pattern {pattern} (synthetic)",
@@ -60,8 +61,8 @@ def add_run(record, number, module, pattern, status="complete", reason="", concu
     run.attrs.update(attrs)
     system = run.create_group("system")
     system.create_dataset("rank_host", data=list(hosts), dtype=h5py.string_dtype())
-    placement = system.create_group("placement/rank0")
-    placement.attrs.update(facts or {})
+    for rank, placed in enumerate(rank_facts or [facts or {}]):
+        system.create_group(f"placement/rank{rank}").attrs.update(placed)
     run.create_group("curves")
     return run
 
@@ -112,13 +113,21 @@ def add_expectations(run, option, curve, nbytes, expected, measured):
     dataset(group, "met", [int(measured >= expected)], "1")
 
 
+# An HGX-like node: each GPU behind a PCIe switch of its own on a root port of its own, two GPUs
+# on each of two NUMA nodes, so no GPU, bridge or NUMA node is common to all four.
+GPU_PLACES = [dict(gpu=str(gpu), gpu_pci_bus_id=bus, gpu_numa_node=str(gpu // 2),
+                   gpu_pcie_upstream=f"pci0000:{root} > 0000:{root}:01.0 > 0000:{switch}:00.0")
+              for gpu, (bus, root, switch) in enumerate((("0000:18:00.0", "15", "16"), ("0000:2a:00.0", "27", "28"),
+                                                         ("0000:9a:00.0", "97", "98"), ("0000:ab:00.0", "a8", "a9")))]
+
+
 def node(path):
     """The issue's 4 x H200 node: each GPU alone 55.2 GB/s host->GPU, all four at once 40.5 each."""
     with new_record(path) as record:
         pinned = {"direction": "h2d", "host_memory": "pinned (cudaMallocHost)", "gpu": "0"}
         for number, concurrency, peak in ((1, "alone", 55.2e9), (2, "together", 40.5e9)):
             run = add_run(record, number, "cudaMemcpy", "stream", concurrency=concurrency, facts=pinned,
-                          hosts=["node"] * 4)
+                          hosts=["node"] * 4, rank_facts=[dict(pinned, **place) for place in GPU_PLACES])
             for gpu in range(4):
                 add_curve(run, f"rank{gpu}", gpu, "node", hockney(8e-6, beta_reaching(8e-6, peak)), peak=PCIE5,
                           noise=0.001, seed=gpu)

@@ -72,6 +72,20 @@ TEST(PciLink, ReadsCurrentAndMaximumFromSysfs) {
   EXPECT_EQ(pci_link("0000:99:00.0", sysfs.path()).width, 0) << "absent: unknown, not an error";
 }
 
+// sysfs links each device to its folder under the root complex, below every bridge on the way.
+TEST(PciUpstream, TheBridgesBetweenTheRootComplexAndTheDevice) {
+  test::TempDir sysfs;
+  const std::filesystem::path tree = sysfs.path() / "devices/pci0000:17/0000:17:01.0/0000:18:00.0";
+  for (const char* gpu : {"0000:1b:00.0", "0000:1c:00.0"}) std::filesystem::create_directories(tree / gpu);
+  std::filesystem::create_directories(sysfs.path() / "bus");
+  for (const char* gpu : {"0000:1b:00.0", "0000:1c:00.0"})
+    std::filesystem::create_directory_symlink(tree / gpu, sysfs.path() / "bus" / gpu);
+  EXPECT_EQ(pci_upstream("00000000:1B:00.0", sysfs.path() / "bus"), "pci0000:17 > 0000:17:01.0 > 0000:18:00.0");
+  EXPECT_EQ(pci_upstream("0000:1c:00.0", sysfs.path() / "bus"), pci_upstream("0000:1b:00.0", sysfs.path() / "bus"))
+      << "two GPUs behind one switch";
+  EXPECT_EQ(pci_upstream("0000:99:00.0", sysfs.path() / "bus"), "") << "absent: unknown, not an error";
+}
+
 TEST(LinkShortfall, NamesWhatFallsShortOfTheMaximum) {
   EXPECT_EQ(link_shortfall({32, 16, 32, 16}), "") << "at its maximum";
   EXPECT_EQ(link_shortfall({32, 8, 32, 16}), "x8 of x16");

@@ -53,6 +53,23 @@ TEST(PairMatrix, AHealthyMatrixFlagsNothingAndUnmeasuredCellsAreNaN) {
   EXPECT_TRUE(std::isnan(cell_throughput(m.cells[0][1], Headline::median)));
 }
 
+// Noise only adds time: two of three trials of a healthy link descheduled to a quarter of its
+// rate pull its median down, but its fastest trial keeps up with its class; a slow link's do not.
+TEST(PairMatrix, NoiseInMostTrialsOfAHealthyLinkFlagsNothing) {
+  PairMatrix m = four_hosts(50e6, -1);
+  SizeResult& noisy = m.cells[0][1 * 4 + 2];
+  noisy.trial_seconds = {1e6 / 50e6, 4e6 / 50e6, 4e6 / 50e6};
+  summarize_trials(noisy);
+  ASSERT_LT(cell_throughput(noisy, Headline::median), 0.8 * 50e6) << "its median alone would be flagged";
+  EXPECT_TRUE(flag_slow_links(m, Headline::median).empty());
+
+  SizeResult& slow = m.cells[0][2 * 4 + 3];
+  slow = cell_at(50e6 / 3);
+  const std::vector<FlaggedLink> flagged = flag_slow_links(m, Headline::median);
+  ASSERT_EQ(flagged.size(), 1u);
+  EXPECT_EQ(std::pair(flagged[0].from, flagged[0].to), std::pair(2, 3));
+}
+
 // --sample leaves most cells unmeasured; the slow host is still found among the cells that were.
 TEST(PairMatrix, ASampledMatrixFlagsExactlyTheMeasuredLinksTouchingTheSlowHost) {
   const int n = 8, slow = 5;
