@@ -31,10 +31,13 @@ std::uint64_t warmup_reps(const Calibration& calibration, double previous_second
 }
 
 std::uint64_t window_to_fill(const Calibration& calibration, std::uint64_t cap, double previous_seconds_per_transfer,
-                             double round_trip_seconds) {
-  if (!(previous_seconds_per_transfer > 0)) return cap;
+                             double round_trip_seconds, std::uint64_t message_bytes) {
+  constexpr double kLeastBytes = 16 << 20;
+  if (!(previous_seconds_per_transfer > 0) || message_bytes == 0) return cap;
   const double window_seconds = std::max(0.5 * calibration.trial_seconds, 50 * round_trip_seconds);
-  return clamp_reps(std::ceil(window_seconds / previous_seconds_per_transfer), 1, cap);
+  const double messages = std::max(window_seconds / previous_seconds_per_transfer,
+                                   kLeastBytes / static_cast<double>(message_bytes));
+  return clamp_reps(std::ceil(messages), 1, cap);
 }
 
 }  // namespace npgpu

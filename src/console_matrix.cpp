@@ -59,6 +59,7 @@ void ConsoleReporter::print_matrices(const RunRecord& r) {
     std::fprintf(out_, "\n%s %s: %s %s, row rank sends to column rank\n", format_bytes(m.bytes[index]).c_str(),
                  pattern_name(m.patterns[index]), headline_name(r.options.headline),
                  latency ? "one-way time" : "throughput");
+    if (latency && !m.latency_cells.empty()) std::fprintf(out_, "  measured %s\n", m.latency_cells.c_str());
     if (m.ranks > kLargestPrintedMatrix) {
       std::fprintf(out_, "  (%d x %d cells: in the record, /runs/NNNN/matrix)\n", m.ranks, m.ranks);
       continue;

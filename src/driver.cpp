@@ -2,8 +2,14 @@
 // max/any steps between trials make each decision the same on every rank, so no rank waits forever.
 #include "npgpu/driver.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
 #include <limits>
 #include <optional>
 #include <string>
@@ -48,9 +54,41 @@ bool contains(const std::vector<int>& ranks, int rank) {
   return std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
 }
 
+// "BOOT_ID CPU CPU ...": the machine this rank runs on (its kernel's boot id: network namespaces
+// give hosts names of their own on one machine) and the cores it may run on.
+std::string machine_and_cores() {
+  std::string text;
+  std::getline(std::ifstream("/proc/sys/kernel/random/boot_id"), text);
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0)
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+      if (CPU_ISSET(cpu, &allowed)) text += " " + std::to_string(cpu);
+  return text;
+}
+
+// "8 ranks on 2 cores of one machine", where the ranks of a machine outnumber the cores they may
+// run on; "" where none do.
+std::string oversubscription(const std::vector<std::string>& machines_and_cores) {
+  std::map<std::string, std::pair<int, std::set<std::string>>> machines;
+  for (const std::string& text : machines_and_cores) {
+    std::istringstream words(text);
+    std::string machine, cpu;
+    words >> machine;
+    auto& [ranks, cores] = machines[machine];
+    ++ranks;
+    while (words >> cpu) cores.insert(cpu);
+  }
+  for (const auto& [machine, counts] : machines)
+    if (!counts.second.empty() && counts.first > static_cast<int>(counts.second.size()))
+      return std::to_string(counts.first) + " ranks on " + std::to_string(counts.second.size()) + " cores of one machine";
+  return {};
+}
+
 constexpr double kDamaged = std::numeric_limits<double>::infinity();  // a time no trial takes
 constexpr std::uint64_t kFirstProbeBytes = 1 << 20;
 constexpr std::uint64_t kWindowProbeGrowth = 4;
+constexpr std::uint64_t kRoundTripBytes = 8;
 constexpr double kBaseWaitSeconds = 30;
 constexpr double kWaitTrials = 10;
 
@@ -59,7 +97,8 @@ class Sweep {
   explicit Sweep(const SweepParts& parts)
       : module_(parts.module), record_(parts.record), options_(parts.record.options), team_(parts.team),
         clock_(parts.clock), reporters_(parts.reporters), guard_(parts.guard), record_lock_(parts.record_lock),
-        groups_(measurement_groups(parts.record, parts.team)), hosts_(all_gather(parts.team.comm(), this_host())) {
+        groups_(measurement_groups(parts.record, parts.team)), hosts_(all_gather(parts.team.comm(), this_host())),
+        oversubscribed_(oversubscription(all_gather(parts.team.comm(), machine_and_cores()))) {
     // With two ranks a step can only wait for the other one; with more, a roll call names whom.
     if (team_.size() > 2) roll_call_.emplace(team_);
   }
@@ -183,22 +222,29 @@ class Sweep {
     change();
   }
 
-  // --pairs all: each step of the shift schedule measures every size, every rank timing its sends
-  // to rank + shift; rank 0 gathers one cell per rank and step, never more.
+  // --pairs all: each size of --sizes in turn, through every step of the shift schedule, every rank
+  // timing its sends to rank + shift; rank 0 gathers one cell per rank and step, never more. A
+  // whole matrix before the next (the latency matrix first, at the defaults): right after a step's bulk transfers a rate-limited link
+  // (a policer, tbf here) makes small messages wait for its tokens, milliseconds on links the
+  // last step filled and microseconds on the others.
   void measure_matrix() {
-    on_root([&] { record_.matrix = empty_matrix(team_.size(), record_.schedule, record_.patterns); });
+    on_root([&] {
+      record_.matrix = empty_matrix(team_.size(), record_.schedule, record_.patterns);
+      if (!oversubscribed_.empty())
+        record_.matrix.latency_cells = "one pair at a time, the other ranks waiting: " + oversubscribed_ +
+                                       ", and ranks that share a core time the scheduler, not the link";
+    });
     progress_.total = groups_.size() * record_.schedule.size();
     const double started = clock_.now();
-    for (std::size_t step = 0; step < groups_.size(); ++step) {
-      const Group& group = groups_[step];
-      select_peers(group);
-      previous_ = {};
-      shortest_round_trip_ = kDamaged;
-      for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
+    for (std::size_t index = 0; index < record_.schedule.size(); ++index)
+      for (const Group& group : groups_) {
+        select_peers(group);
+        previous_ = {};
+        shortest_round_trip_ = kDamaged;
         const std::uint64_t bytes = record_.schedule[index];
         const NvtxRange range(options_.nvtx, "npgpu shift " + std::to_string(group.shift) + " " + format_bytes(bytes));
         const double size_started = clock_.now();
-        SizeResult mine = measure(group, bytes, record_.patterns[index]);
+        SizeResult mine = measure_cells(group, bytes, record_.patterns[index]);
         mine.wall_seconds = clock_.now() - size_started;
         ++progress_.done;
         collect_cells(group, mine, index, [&] {
@@ -207,9 +253,22 @@ class Sweep {
           for (Reporter* reporter : reporters_) reporter->matrix_cells_done(record_, group.shift, index, progress_);
         });
       }
-    }
     guard_.idle();
     on_root([&] { classify_and_flag(); });
+  }
+
+  // A step's cells at one size: its pairs at once, or, for a latency matrix where ranks outnumber
+  // their cores, one pair at a time (a pingpong whose two ranks share a core waits for the
+  // scheduler: 2-7 ms cells against 10 us seen here). Each rank returns its own cell.
+  SizeResult measure_cells(const Group& group, std::uint64_t bytes, Pattern pattern) {
+    if (pattern != Pattern::pingpong || oversubscribed_.empty()) return measure(group, bytes, pattern);
+    SizeResult mine;
+    for (int timer : group.timers) {
+      const int peer = group.peers[static_cast<std::size_t>(timer)].to;
+      SizeResult result = measure({{timer, peer}, {timer}, group.peers, group.shift}, bytes, pattern);
+      if (team_.rank() == timer) mine = std::move(result);
+    }
+    return mine;
   }
 
   void classify_and_flag() {
@@ -328,19 +387,23 @@ class Sweep {
   // Messages in this size's window: --window, or as many as last half a trial or 50 round trips
   // at the previous size's time per message (window_to_fill). The first size, or one far above the
   // last (8 B then 1 MiB in a matrix), times a window of one message of its own first, as part of
-  // its warm-up, twice (the first may carry a lazy connection); one message and its ack are a
-  // round trip, the shortest of which this sweep has seen stands for the path's.
+  // its warm-up. The round trip is the shortest this sweep has timed: a pingpong, or a window of
+  // one small message and its ack, timed twice when none was (the first may carry a lazy connection).
   std::uint64_t choose_window(const Group& group, std::uint64_t bytes, Pattern pattern) {
     const bool windowed = module_.shape(pattern, bytes, 2).transfers_per_rep != module_.shape(pattern, bytes, 1).transfers_per_rep;
     if (options_.window_given || !windowed) return options_.window;
-    double per_transfer = previous_.seconds_per_transfer;
-    if (previous_.bytes == 0 || bytes > kWindowProbeGrowth * previous_.bytes) {
-      double one = kDamaged;
-      for (int i = 0; i < 2; ++i) one = std::min(one, timed_reps(group, bytes, pattern, 1, 1, nullptr, "the warm-up"));
-      shortest_round_trip_ = std::min(shortest_round_trip_, one);
-      per_transfer = one / module_.shape(pattern, bytes, 1).transfers_per_rep;
+    const auto one_message = [&](std::uint64_t size) {
+      return timed_reps(group, size, pattern, 1, 1, nullptr, "the warm-up");
+    };
+    if (shortest_round_trip_ == kDamaged) {
+      const std::uint64_t small = std::min(bytes, kRoundTripBytes);
+      const double first = one_message(small);
+      shortest_round_trip_ = std::min(first, one_message(small));
     }
-    return window_to_fill(options_.calibration, options_.window, per_transfer, shortest_round_trip_);
+    double per_transfer = previous_.seconds_per_transfer;
+    if (previous_.bytes == 0 || bytes > kWindowProbeGrowth * previous_.bytes)
+      per_transfer = one_message(bytes) / module_.shape(pattern, bytes, 1).transfers_per_rep;
+    return window_to_fill(options_.calibration, options_.window, per_transfer, shortest_round_trip_, bytes);
   }
 
   SizeResult measure(const Group& group, std::uint64_t bytes, Pattern pattern) {
@@ -435,6 +498,7 @@ class Sweep {
   std::mutex& record_lock_;
   std::vector<Group> groups_;
   std::vector<std::string> hosts_;  // every rank's, on every rank (the record has them on rank 0 only)
+  std::string oversubscribed_;      // "8 ranks on 2 cores of one machine", or ""
   std::optional<RollCall> roll_call_;
   Previous previous_;
   double shortest_round_trip_ = kDamaged;  // of this sweep (or matrix step): a pingpong, or a window of one

@@ -215,6 +215,7 @@ void write_matrix(hid_t run, const RunRecord& r) {
   const std::size_t max_trials = r.options.max_trials;
   Handle g = group(run, "matrix");
   attribute(g, "flag_below", m.flag_below);
+  attribute(g, "latency_cells", m.latency_cells);
   attribute(g, "sample", r.pairing.sample);
   attribute(g, "seed", r.pairing.seed);
   std::vector<std::string> patterns;

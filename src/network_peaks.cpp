@@ -15,6 +15,10 @@ LinkPeak interface_peak(const std::vector<NetworkInterface>& interfaces, const s
   if (found->gbit_per_s <= 0)
     return {0, "unknown: the kernel reports no speed for " + name + " (" + found->kind + ", " + found->state +
                    "; virtual devices and links without carrier have none)"};
+  if (found->pci_bus_id.empty() && found->kind != "infiniband" && found->kind != "RoCE")
+    return {0, "unknown: " + name + " is a virtual device (no PCI device behind it), whose speed of " +
+                   std::to_string(static_cast<long>(found->gbit_per_s * 1000)) +
+                   " Mb/s is nominal: what it is bridged or limited to decides (npgpu report --link names the link)"};
   char how[200];
   std::snprintf(how, sizeof how, "%s: %g Mb/s (sysfs speed) / 8, one direction (framing and headers come off that)",
                 name.c_str(), found->gbit_per_s * 1000);

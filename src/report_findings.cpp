@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include "npgpu/host_groups.hpp"
+#include "npgpu/pairing.hpp"
 #include "npgpu/report.hpp"
 #include "npgpu/sizes.hpp"
 
@@ -180,6 +182,45 @@ std::vector<Finding> cross_run_findings(const std::vector<RunData>& runs, const 
   return findings;
 }
 
+// The cells of an all-pairs matrix measured at once, step by step; none where the run sampled its
+// partners (the draw is not rebuilt here).
+std::vector<std::vector<std::size_t>> matrix_steps(const RunData& run, int ranks) {
+  if (run.pairs != "all" || ranks < 2) return {};
+  std::vector<std::vector<std::size_t>> steps;
+  for (const PairStep& step : pairing_steps({PairingMode::all, 0, 1, ranks, 0, 0, false})) {
+    std::vector<std::size_t>& cells = steps.emplace_back();
+    for (int rank : step.timers)
+      cells.push_back(static_cast<std::size_t>(rank * ranks + step.peers[static_cast<std::size_t>(rank)].to));
+  }
+  return steps;
+}
+
+std::string host_list(const std::vector<std::string>& hosts) {
+  std::string text;
+  for (const std::string& host : hosts) text += (text.empty() ? "{" : ", ") + host;
+  return text + "}";
+}
+
+// "the hosts split into {a, b} and {c, d}: across ..., within ...", at each throughput matrix.
+void add_host_splits(const RunData& run, std::vector<std::string>& findings) {
+  const MatrixData& m = *run.matrix;
+  const std::vector<std::vector<std::size_t>> steps = matrix_steps(run, m.ranks());
+  for (std::size_t index = 0; index < m.bytes.size(); ++index) {
+    if (index >= m.patterns.size() || m.patterns[index] != "stream") continue;
+    const std::optional<HostSplit> split = split_hosts(m, index, steps);
+    if (!split) continue;
+    std::string groups;
+    for (std::size_t g = 0; g < split->groups.size(); ++g)
+      groups += std::string(g == 0 ? "" : g + 1 == split->groups.size() ? " and " : ", ") + host_list(split->groups[g]);
+    std::string text = "the hosts split into " + groups + " at " + size(m.bytes[index]) + ": across " +
+                       rate(split->across) + ", within " + rate(split->within) + " (median cells)";
+    if (split->across_at_once > 0)
+      text += "; the cells across, measured at once, moved at most " + rate(split->across_at_once) +
+              " together: a link between the groups (a trunk, an uplink) caps them there";
+    findings.push_back(text + "; next: --pairs halves with and without --concurrency alone measures that cap directly");
+  }
+}
+
 std::vector<std::string> pair_findings(const RunData& run) {
   std::vector<std::string> findings;
   if (run.aggregate && !run.aggregate->bytes.empty()) {
@@ -225,6 +266,7 @@ std::vector<std::string> pair_findings(const RunData& run) {
       findings.push_back("no link flagged: every measured cell of the " + std::to_string(m.ranks()) + " x " +
                          std::to_string(m.ranks()) + " matrix is within " + percent(m.flag_below) +
                          " of the median of its class");
+    add_host_splits(run, findings);
   }
   return findings;
 }

@@ -51,7 +51,7 @@ double seconds_left_in_sweep(const std::vector<SizeResult>& done, const std::vec
   const double host_extra = host_extra_per_rep(done.back());
   for (std::uint64_t bytes : remaining) {
     const std::uint64_t window =
-        plan.window_given ? plan.window : window_to_fill(plan.calibration, plan.window, previous_transfer, plan.round_trip);
+        plan.window_given ? plan.window : window_to_fill(plan.calibration, plan.window, previous_transfer, plan.round_trip, bytes);
     const TransferShape shape = plan.shape(bytes, window);
     const double transfer = std::max(previous_transfer, shape.bytes_per_transfer / best_rate);
     left += std::max(0.0, modelled_cost(trial, transfer * shape.transfers_per_rep, host_extra, trials) + beyond_model);

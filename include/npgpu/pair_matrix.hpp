@@ -29,6 +29,7 @@ struct PairMatrix {
   std::vector<std::string> rank_host;
   std::vector<std::string> rank_gpu;           // "" where the rank used no GPU
   double flag_below = 0.8;
+  std::string latency_cells;                   // how the pingpong sizes were measured, where not as the rest
   std::vector<FlaggedLink> flagged;
 };
 

@@ -21,7 +21,12 @@ class PairPatterns {
   PairPatterns(std::string module, const RunOptions& options, MessageMemory& memory, bool peer_on_device,
                Transport& transport);
 
-  void select_peers(const Peers& peers) { peers_ = peers; }
+  // A new pairing counts its repetitions (the tags) from zero on both sides: what a rank ran
+  // before depends on its earlier pairs, which measured one at a time may have run apart.
+  void select_peers(const Peers& peers) {
+    peers_ = peers;
+    counter_ = 0;
+  }
   const Peers& peers() const { return peers_; }
 
   // A corrupt message is a DataError, thrown once the trial's exchanges are over.

@@ -22,7 +22,9 @@ namespace {
 struct Host {
   std::string name;
   std::string address;
-  double bytes_per_second;
+  double bytes_per_second;           // from the host
+  double incoming_bytes_per_second;  // to it
+  int on_switch;                     // 1, or 2 behind the trunk
 };
 
 std::filesystem::path cluster_dir() {
@@ -35,9 +37,10 @@ std::vector<Host> cluster_hosts() {
   std::ifstream table(cluster_dir() / "hosts");
   std::vector<Host> hosts;
   Host host;
-  double mbit = 0;
-  while (table >> host.name >> host.address >> mbit) {
-    host.bytes_per_second = mbit * 1e6 / 8;
+  double out = 0, in = 0;
+  while (table >> host.name >> host.address >> out >> in >> host.on_switch) {
+    host.bytes_per_second = out * 1e6 / 8;
+    host.incoming_bytes_per_second = in * 1e6 / 8;
     hosts.push_back(host);
   }
   return hosts;
@@ -45,7 +48,8 @@ std::vector<Host> cluster_hosts() {
 
 // The limit of a transfer from rank a to rank b: one rank per host, in host order.
 double limit(const std::vector<Host>& hosts, int a, int b) {
-  return std::min(hosts[static_cast<std::size_t>(a)].bytes_per_second, hosts[static_cast<std::size_t>(b)].bytes_per_second);
+  return std::min(hosts[static_cast<std::size_t>(a)].bytes_per_second,
+                  hosts[static_cast<std::size_t>(b)].incoming_bytes_per_second);
 }
 
 double median(std::vector<double> values) {

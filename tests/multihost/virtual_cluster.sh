@@ -12,7 +12,8 @@
 #          env          sourceable: VC_HOSTS (host names, in order), VC_NETNS, VC_ADDRESSES,
 #                       VC_RATES_MBIT, VC_SWITCH_NETNS, VC_SUBNET, VC_MPIRUN_ARGS (arrays)
 #          hostfile     one line per host, slots=1: rank i runs on host i+1
-#          hosts        one line per host, for programs: NAME ADDRESS RATE_MBIT
+#          hosts        one line per host, for programs: NAME ADDRESS OUT_MBIT IN_MBIT SWITCH
+#                       (the rates of its link each way; the switch it hangs off, 1 or 2)
 #          on           `DIR/on HOST COMMAND [ARGS...]` runs a command on a host
 #          rsh-agent    what Open MPI's rsh launcher calls (`rsh-agent HOST WORDS...`, as ssh);
 #                       every call is logged to DIR/agent.log
@@ -26,6 +27,12 @@
 #        where no cluster can be built here.
 # usable exits 0 if this machine can build one (root, `ip netns`, veth, bridge, tbf), else prints
 #        why on one line and exits 77 (CTest's skip code).
+#
+# Two faults more, from the environment of up and run:
+#   VC_TRUNK_MBIT=R     two switches, the first half of the hosts on one, the rest on the other,
+#                       joined by a trunk limited to R each way (an oversubscribed fabric: with
+#                       R under the sum of one half's rates, pairs across it share R)
+#   VC_SLOW_OUTGOING=1  SLOW_HOST's link is slow from the host only; towards it, RATE_MBIT
 #
 # How it is built: one network namespace per host and one "switch" namespace holding a Linux
 # bridge; a veth pair joins each host to the bridge; nothing is made in the root namespace, so all
@@ -149,7 +156,7 @@ cmd_up() {
   (($# >= 3)) || usage
   local dir=$1
   shift
-  local rates_text rates
+  local rates_text rates base_rate=$2
   rates_text=$(link_rates "$@")
   mapfile -t rates <<<"$rates_text"
   mkdir -p "$dir"
@@ -180,21 +187,37 @@ cmd_up() {
   } >"$dir/env"
 
   ip netns add "$switch"
-  ip -n "$switch" link add "$bridge" type bridge
-  ip -n "$switch" link set "$bridge" mtu "$MTU" up
+  local switches=1 trunk=${VC_TRUNK_MBIT:-}
+  if [[ -n $trunk ]]; then
+    is_rate "$trunk" || die "VC_TRUNK_MBIT '$trunk': a number of Mbit/s, at least 0.001"
+    switches=2
+  fi
+  local s
+  for ((s = 1; s <= switches; s++)); do
+    ip -n "$switch" link add "$bridge$s" type bridge
+    ip -n "$switch" link set "$bridge$s" mtu "$MTU" up
+  done
+  if [[ -n $trunk ]]; then
+    ip -n "$switch" link add "${prefix}t1" mtu "$MTU" type veth peer name "${prefix}t2" mtu "$MTU"
+    for s in 1 2; do
+      ip -n "$switch" link set "${prefix}t$s" master "$bridge$s" up
+      tc -n "$switch" qdisc add dev "${prefix}t$s" root tbf rate "$(kbit "$trunk")" burst "$TBF_BURST" latency "$TBF_LATENCY"
+    done
+  fi
   for ((h = 1; h <= hosts; h++)); do
-    local ns=${netns[h - 1]} host_end="${prefix}h$h" switch_end="${prefix}s$h" rate
-    rate=$(kbit "${rates[h - 1]}")
+    local ns=${netns[h - 1]} host_end="${prefix}h$h" switch_end="${prefix}s$h" out=${rates[h - 1]} in=${rates[h - 1]}
+    local on_switch=$((switches == 2 && h > (hosts + 1) / 2 ? 2 : 1))
+    [[ ${VC_SLOW_OUTGOING:-} != 1 ]] || in=$base_rate
     ip netns add "$ns"
     ip -n "$ns" link set lo up
     ip -n "$switch" link add "$switch_end" mtu "$MTU" type veth peer name "$host_end" mtu "$MTU" netns "$ns"
-    ip -n "$switch" link set "$switch_end" master "$bridge" up
+    ip -n "$switch" link set "$switch_end" master "$bridge$on_switch" up
     ip -n "$ns" addr add "${addresses[h - 1]}/24" dev "$host_end"
     ip -n "$ns" link set "$host_end" up
-    tc -n "$ns" qdisc add dev "$host_end" root tbf rate "$rate" burst "$TBF_BURST" latency "$TBF_LATENCY"
-    tc -n "$switch" qdisc add dev "$switch_end" root tbf rate "$rate" burst "$TBF_BURST" latency "$TBF_LATENCY"
+    tc -n "$ns" qdisc add dev "$host_end" root tbf rate "$(kbit "$out")" burst "$TBF_BURST" latency "$TBF_LATENCY"
+    tc -n "$switch" qdisc add dev "$switch_end" root tbf rate "$(kbit "$in")" burst "$TBF_BURST" latency "$TBF_LATENCY"
     echo "${names[h - 1]} slots=1"
-    echo "${names[h - 1]} ${addresses[h - 1]} ${rates[h - 1]}" >>"$dir/hosts"
+    echo "${names[h - 1]} ${addresses[h - 1]} $out $in $on_switch" >>"$dir/hosts"
   done >"$dir/hostfile"
   write_helpers "$dir" "${names[0]}"
 }

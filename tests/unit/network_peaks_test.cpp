@@ -12,6 +12,7 @@ const std::vector<NetworkInterface> kHost{
     {"eth0", "ethernet", "up", 25, 1500, "0000:17:00.0", 0},
     {"eth1", "ethernet", "up", 100, 9000, "0000:18:00.0", 0},
     {"veth3", "ethernet", "up", 0, 1500, "", -1},
+    {"veth4", "ethernet", "up", 10, 9000, "", -1},
 };
 
 bool says(const LinkPeak& peak, const std::string& part) { return peak.how.find(part) != std::string::npos; }
@@ -29,6 +30,14 @@ TEST(InterfacePeak, UnknownWithWhyWhereTheKernelGivesNoSpeed) {
     EXPECT_TRUE(says(peak, "unknown: the kernel reports no speed for " + std::string(name))) << peak.how;
   }
   EXPECT_TRUE(says(interface_peak(kHost, "ib7"), "unknown: interface ib7 is not in /sys/class/net"));
+}
+
+// A veth pair says 10000 Mb/s whatever limits it (the virtual cluster's links run at 400 Mbit/s).
+TEST(InterfacePeak, UnknownOnAVirtualDeviceWhoseSpeedIsNominal) {
+  const LinkPeak peak = interface_peak(kHost, "veth4");
+  EXPECT_EQ(peak.bytes_per_second, 0);
+  EXPECT_TRUE(says(peak, "unknown: veth4 is a virtual device (no PCI device behind it), whose speed of 10000 Mb/s is "
+                         "nominal")) << peak.how;
 }
 
 TEST(SameHostPeak, NoNetworkLinkToRate) {

@@ -40,9 +40,9 @@ TEST(SecondsLeft, AFixedWindowOfLargeMessagesOutlastsTheTrial) {
   // 1 MB at 1 GB/s: 1 ms a message, a window of 64 is 64 ms, so every trial and the warm-up take 64 ms.
   const std::vector<SizeResult> done{finished(1'000'000, 1e-3, 3, 4 * 0.064, 64)};
   EXPECT_NEAR(seconds_left_in_sweep(done, {1'000'000}, stream_plan(64, true)), 4 * 0.064, 1e-9);
-  // The auto window holds 5 such messages (half a trial): the size costs its trials.
-  const std::vector<SizeResult> auto_done{finished(1'000'000, 1e-3, 3, 0.0325, 5)};
-  EXPECT_NEAR(seconds_left_in_sweep(auto_done, {1'000'000}, stream_plan(64, false)), 0.0325, 1e-9);
+  // The auto window holds 17 such messages (16 MiB, more than half a trial's 5): 17 ms repetitions.
+  const std::vector<SizeResult> auto_done{finished(1'000'000, 1e-3, 3, 4 * 0.017, 17)};
+  EXPECT_NEAR(seconds_left_in_sweep(auto_done, {1'000'000}, stream_plan(64, false)), 4 * 0.017, 1e-9);
 }
 
 TEST(SecondsLeft, LargerSizesNoFasterThanTheBestRateSoFar) {

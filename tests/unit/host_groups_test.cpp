@@ -1,0 +1,75 @@
+// Hosts of an all-pairs matrix that fall into groups, from matrices built in memory.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "npgpu/host_groups.hpp"
+#include "npgpu/pairing.hpp"
+
+namespace npgpu {
+namespace {
+
+// One rank per host h1..hN; `rate(from, to)` in B/s for each cell, at one size.
+MatrixData matrix_of(int hosts, const std::function<double(int, int)>& rate) {
+  MatrixData m;
+  for (int h = 0; h < hosts; ++h) m.rank_host.push_back("h" + std::to_string(h + 1));
+  m.bytes = {1 << 20};
+  m.patterns = {"stream"};
+  for (int from = 0; from < hosts; ++from)
+    for (int to = 0; to < hosts; ++to) m.throughput.push_back(from == to ? std::nan("") : rate(from, to));
+  return m;
+}
+
+// A little noise, the same for every run: +-3%.
+double jitter(int from, int to) { return 1 + 0.03 * std::sin(7.0 * from + 3.0 * to); }
+
+std::vector<std::vector<std::size_t>> shift_steps(int ranks) {
+  std::vector<std::vector<std::size_t>> steps;
+  for (const PairStep& step : pairing_steps({PairingMode::all, 0, 1, ranks, 0, 0, false})) {
+    std::vector<std::size_t>& cells = steps.emplace_back();
+    for (int rank : step.timers)
+      cells.push_back(static_cast<std::size_t>(rank * ranks + step.peers[static_cast<std::size_t>(rank)].to));
+  }
+  return steps;
+}
+
+TEST(HostGroups, TwoSwitchesJoinedByATrunk) {
+  // 8 hosts at 50 MB/s; across the trunk (25 MB/s each way) a pair gets 25 MB/s over the steps'
+  // share of it: alone 25, with three more crossing the same way 6.25.
+  const std::vector<std::vector<std::size_t>> steps = shift_steps(8);
+  std::vector<double> cell_rate(64, 50e6);
+  for (const std::vector<std::size_t>& step : steps) {
+    int crossing[2] = {0, 0};
+    for (std::size_t cell : step)
+      if ((cell / 8 < 4) != (cell % 8 < 4)) ++crossing[cell / 8 < 4 ? 0 : 1];
+    for (std::size_t cell : step)
+      if ((cell / 8 < 4) != (cell % 8 < 4)) cell_rate[cell] = 25e6 / crossing[cell / 8 < 4 ? 0 : 1];
+  }
+  const MatrixData m = matrix_of(8, [&](int from, int to) { return cell_rate[static_cast<std::size_t>(from * 8 + to)] * jitter(from, to); });
+  const std::optional<HostSplit> split = split_hosts(m, 0, steps);
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->groups, (std::vector<std::vector<std::string>>{{"h1", "h2", "h3", "h4"}, {"h5", "h6", "h7", "h8"}}));
+  EXPECT_NEAR(split->within, 50e6, 0.03 * 50e6);
+  EXPECT_LT(split->across, 25e6 * 1.03);
+  EXPECT_NEAR(split->across_at_once, 25e6, 0.1 * 25e6) << "the trunk's capacity, each way";
+}
+
+TEST(HostGroups, AHealthyClusterAndASlowHostSplitNothing) {
+  EXPECT_FALSE(split_hosts(matrix_of(8, [](int from, int to) { return 50e6 * jitter(from, to); }), 0, shift_steps(8)));
+  // Host 4 at a third: its links are slow both ways, but one host is not a group.
+  EXPECT_FALSE(split_hosts(matrix_of(8, [](int from, int to) { return (from == 3 || to == 3 ? 50e6 / 3 : 50e6) * jitter(from, to); }),
+                           0, shift_steps(8)));
+  EXPECT_FALSE(split_hosts(matrix_of(3, [](int, int) { return 50e6; }), 0, {})) << "under 4 hosts: no two groups of two";
+}
+
+TEST(HostGroups, WithoutTheScheduleTheCapIsUnknown) {
+  const MatrixData m = matrix_of(4, [](int from, int to) { return (from < 2) == (to < 2) ? 50e6 : 20e6; });
+  const std::optional<HostSplit> split = split_hosts(m, 0, {});
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->across_at_once, 0);
+  EXPECT_DOUBLE_EQ(split->across, 20e6);
+}
+
+}  // namespace
+}  // namespace npgpu
