@@ -60,6 +60,10 @@ void ConsoleReporter::print_matrices(const RunRecord& r) {
                  pattern_name(m.patterns[index]), headline_name(r.options.headline),
                  latency ? "one-way time" : "throughput");
     if (latency && !m.latency_cells.empty()) std::fprintf(out_, "  measured %s\n", m.latency_cells.c_str());
+    if (index < m.measured_again.size() && m.measured_again[index] > 0)
+      std::fprintf(out_, "  measured again: %llu time(s) a slow cell whose trials disagreed or lasted under a second; each "
+                   "keeps its faster measurement\n",
+                   static_cast<unsigned long long>(m.measured_again[index]));
     if (m.ranks > kLargestPrintedMatrix) {
       std::fprintf(out_, "  (%d x %d cells: in the record, /runs/NNNN/matrix)\n", m.ranks, m.ranks);
       continue;

@@ -30,6 +30,7 @@ struct PairMatrix {
   std::vector<std::string> rank_gpu;           // "" where the rank used no GPU
   double flag_below = 0.8;
   std::string latency_cells;                   // how the pingpong sizes were measured, where not as the rest
+  std::vector<std::uint64_t> measured_again;   // [size]: slow cells whose trials disagreed, measured twice
   std::vector<FlaggedLink> flagged;
 };
 
