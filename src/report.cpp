@@ -127,6 +127,7 @@ Report make_report(const std::vector<RunData>& runs, const std::optional<LinkPea
     r.started_utc = run.started_utc;
     for (const CurveData& curve : run.curves) r.curves.push_back(curve_report(curve, link));
     r.findings = pair_findings(run);
+    r.host_splits = host_splits(run);
     r.expectations = run.expectations;
     report.runs.push_back(std::move(r));
   }

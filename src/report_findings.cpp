@@ -120,16 +120,21 @@ std::string shared_by(const RunData& run) {
   return {};
 }
 
-Finding concurrent_against_alone(const RunData& together, const RunReport& together_report, const RunData& alone,
-                                 const RunReport& alone_report) {
-  double sum = 0;
-  std::vector<double> shares;
-  for (const CurveReport& t : together_report.curves) {
-    sum += t.summary.peak_throughput;
-    for (const CurveReport& a : alone_report.curves)
-      if (a.name == t.name && a.summary.peak_throughput > 0) shares.push_back(t.summary.peak_throughput / a.summary.peak_throughput);
+// The cells of an all-pairs matrix measured at once, step by step; none where the run sampled its
+// partners (the draw is not rebuilt here).
+std::vector<std::vector<std::size_t>> matrix_steps(const RunData& run, int ranks) {
+  if (run.pairs != "all" || ranks < 2) return {};
+  std::vector<std::vector<std::size_t>> steps;
+  for (const PairStep& step : pairing_steps({PairingMode::all, 0, 1, ranks, 0, 0, false})) {
+    std::vector<std::size_t>& cells = steps.emplace_back();
+    for (int rank : step.timers)
+      cells.push_back(static_cast<std::size_t>(rank * ranks + step.peers[static_cast<std::size_t>(rank)].to));
   }
-  const double share = median(shares);
+  return steps;
+}
+
+// Together against alone: each path's share of what it gets alone (their median), and their sum.
+std::string sharing_text(const RunData& together, double share, double sum) {
   const bool pairs = together.curves.front().peer >= 0;
   const std::string unit = pairs ? "pair" : together.facts.count("gpu") ? "GPU" : "rank";
   const std::string all = std::to_string(together.curves.size()) + " " + unit + "s";
@@ -145,7 +150,65 @@ Finding concurrent_against_alone(const RunData& together, const RunReport& toget
            " share caps their sum at " + rate(sum) + ", and the record does not say what (no GPU, PCIe bridge, NUMA node " +
            "or host is common to all of them); next: measure them two at a time to find which share it";
   }
-  return {"concurrent_vs_alone", {name_of(together), name_of(alone)}, share, text};
+  return text;
+}
+
+Finding concurrent_against_alone(const RunData& together, const RunReport& together_report, const RunData& alone,
+                                 const RunReport& alone_report) {
+  double sum = 0;
+  std::vector<double> shares;
+  for (const CurveReport& t : together_report.curves) {
+    sum += t.summary.peak_throughput;
+    for (const CurveReport& a : alone_report.curves)
+      if (a.name == t.name && a.summary.peak_throughput > 0) shares.push_back(t.summary.peak_throughput / a.summary.peak_throughput);
+  }
+  const double share = median(shares);
+  return {"concurrent_vs_alone", {name_of(together), name_of(alone)}, share, sharing_text(together, share, sum)};
+}
+
+// A --pairs halves run with no run of its pairs alone, against an all-pairs run of the same ranks.
+// The matrix measured some cells at once too (its step rank -> rank + N/2 is the halves' own), so
+// what a pair gets alone is the fastest cell from its sender's group of hosts to its receiver's
+// (the hosts' split; without one, the pair's own cell): the cells that crossed in the least company.
+std::optional<Finding> halves_against_matrix(const RunData& halves, const RunData& all) {
+  const MatrixData& m = *all.matrix;
+  const int n = m.ranks();
+  if (n != 2 * static_cast<int>(halves.curves.size()) || halves.module != all.module) return std::nullopt;
+  std::optional<std::size_t> index;  // the largest throughput matrix the pairs' curves measured too
+  for (std::size_t i = 0; i < m.bytes.size() && i < m.patterns.size(); ++i)
+    if (m.patterns[i] == "stream" && std::count(halves.curves.front().bytes.begin(), halves.curves.front().bytes.end(), m.bytes[i]))
+      index = i;
+  if (!index) return std::nullopt;
+  std::map<std::string, std::size_t> group_of;
+  if (const std::optional<HostSplit> split = split_hosts(m, *index, matrix_steps(all, n)))
+    for (std::size_t g = 0; g < split->groups.size(); ++g)
+      for (const std::string& host : split->groups[g]) group_of[host] = g;
+  const auto same_place = [&](int a, int b) {
+    const std::string &host_a = m.rank_host[static_cast<std::size_t>(a)], &host_b = m.rank_host[static_cast<std::size_t>(b)];
+    return group_of.count(host_a) && group_of.count(host_b) ? group_of[host_a] == group_of[host_b] : a == b;
+  };
+  const double* cells = m.throughput.data() + *index * static_cast<std::size_t>(n * n);
+  double sum = 0;
+  std::vector<double> shares;
+  for (const CurveData& curve : halves.curves) {
+    if (curve.peer < 0 || curve.peer >= n || m.rank_host[static_cast<std::size_t>(curve.rank)] != curve.host ||
+        m.rank_host[static_cast<std::size_t>(curve.peer)] != curve.peer_host)
+      return std::nullopt;
+    const auto at = std::find(curve.bytes.begin(), curve.bytes.end(), m.bytes[*index]);
+    const double together = curve.throughput(static_cast<std::size_t>(at - curve.bytes.begin()));
+    double alone = 0;
+    for (int from = 0; from < n; ++from)
+      for (int to = 0; to < n; ++to)
+        if (from != to && same_place(from, curve.rank) && same_place(to, curve.peer) && cells[from * n + to] > alone)
+          alone = cells[from * n + to];
+    if (!(alone > 0)) return std::nullopt;
+    sum += together;
+    shares.push_back(together / alone);
+  }
+  const double share = median(shares);
+  return Finding{"concurrent_vs_alone", {name_of(halves), name_of(all)}, share,
+                 sharing_text(halves, share, sum) + " (at " + size(m.bytes[*index]) +
+                     "; the fastest all-pairs cells between the same hosts stand in for the pairs alone)"};
 }
 
 // The first curves of two runs: peak and smallest-size time, the second against the first.
@@ -166,9 +229,16 @@ Finding contrast(const char* kind, const std::string& aspect, const RunData& bas
 
 std::vector<Finding> cross_run_findings(const std::vector<RunData>& runs, const std::vector<RunReport>& reports) {
   std::vector<Finding> findings;
+  std::set<std::size_t> compared;
   for_each_contrast(runs, "concurrency", "together", "alone", [&](std::size_t t, std::size_t a) {
     findings.push_back(concurrent_against_alone(runs[t], reports[t], runs[a], reports[a]));
+    compared.insert(t);
   });
+  for (std::size_t h = 0; h < runs.size(); ++h)
+    for (std::size_t a = 0; a < runs.size(); ++a)
+      if (!compared.count(h) && runs[h].pairs == "halves" && runs[h].concurrency == "together" && runs[a].matrix &&
+          runs[h].status == "complete" && runs[a].status == "complete" && !runs[h].curves.empty())
+        if (std::optional<Finding> finding = halves_against_matrix(runs[h], runs[a])) findings.push_back(*finding);
   for_each_contrast(runs, "memory", "pinned", "pageable", [&](std::size_t pinned, std::size_t pageable) {
     findings.push_back(contrast("pageable_vs_pinned", "memory", runs[pinned], reports[pinned], runs[pageable], reports[pageable],
                                 "pageable host memory", "pinned memory",
@@ -182,18 +252,20 @@ std::vector<Finding> cross_run_findings(const std::vector<RunData>& runs, const 
   return findings;
 }
 
-// The cells of an all-pairs matrix measured at once, step by step; none where the run sampled its
-// partners (the draw is not rebuilt here).
-std::vector<std::vector<std::size_t>> matrix_steps(const RunData& run, int ranks) {
-  if (run.pairs != "all" || ranks < 2) return {};
-  std::vector<std::vector<std::size_t>> steps;
-  for (const PairStep& step : pairing_steps({PairingMode::all, 0, 1, ranks, 0, 0, false})) {
-    std::vector<std::size_t>& cells = steps.emplace_back();
-    for (int rank : step.timers)
-      cells.push_back(static_cast<std::size_t>(rank * ranks + step.peers[static_cast<std::size_t>(rank)].to));
-  }
-  return steps;
+
+// The hosts' split at each throughput matrix of an all-pairs run that has one.
+std::vector<MatrixSplit> host_splits(const RunData& run) {
+  std::vector<MatrixSplit> splits;
+  if (!run.matrix) return splits;
+  const MatrixData& m = *run.matrix;
+  const std::vector<std::vector<std::size_t>> steps = matrix_steps(run, m.ranks());
+  for (std::size_t index = 0; index < m.bytes.size() && index < m.patterns.size(); ++index)
+    if (m.patterns[index] == "stream")
+      if (std::optional<HostSplit> split = split_hosts(m, index, steps)) splits.push_back({m.bytes[index], std::move(*split)});
+  return splits;
 }
+
+namespace {
 
 std::string host_list(const std::vector<std::string>& hosts) {
   std::string text;
@@ -201,25 +273,24 @@ std::string host_list(const std::vector<std::string>& hosts) {
   return text + "}";
 }
 
-// "the hosts split into {a, b} and {c, d}: across ..., within ...", at each throughput matrix.
-void add_host_splits(const RunData& run, std::vector<std::string>& findings) {
-  const MatrixData& m = *run.matrix;
-  const std::vector<std::vector<std::size_t>> steps = matrix_steps(run, m.ranks());
-  for (std::size_t index = 0; index < m.bytes.size(); ++index) {
-    if (index >= m.patterns.size() || m.patterns[index] != "stream") continue;
-    const std::optional<HostSplit> split = split_hosts(m, index, steps);
-    if (!split) continue;
+// "the hosts split into {a, b} and {c, d}: across ..., within ...", at each throughput matrix;
+// `flagged` cells between the groups are counted there, not listed.
+void add_host_splits(const RunData& run, std::vector<std::string>& findings, std::size_t flagged) {
+  for (const auto& [bytes, split] : host_splits(run)) {
     std::string groups;
-    for (std::size_t g = 0; g < split->groups.size(); ++g)
-      groups += std::string(g == 0 ? "" : g + 1 == split->groups.size() ? " and " : ", ") + host_list(split->groups[g]);
-    std::string text = "the hosts split into " + groups + " at " + size(m.bytes[index]) + ": across " +
-                       rate(split->across) + ", within " + rate(split->within) + " (median cells)";
-    if (split->across_at_once > 0)
-      text += "; the cells across, measured at once, moved at most " + rate(split->across_at_once) +
+    for (std::size_t g = 0; g < split.groups.size(); ++g)
+      groups += std::string(g == 0 ? "" : g + 1 == split.groups.size() ? " and " : ", ") + host_list(split.groups[g]);
+    std::string text = "the hosts split into " + groups + " at " + size(bytes) + ": across " + rate(split.across) +
+                       ", within " + rate(split.within) + " (median cells" +
+                       (flagged > 0 ? "; the " + std::to_string(flagged) + " flagged links all cross between the groups" : "") + ")";
+    if (split.across_at_once > 0)
+      text += "; the cells across, measured at once, moved at most " + rate(split.across_at_once) +
               " together: a link between the groups (a trunk, an uplink) caps them there";
     findings.push_back(text + "; next: --pairs halves with and without --concurrency alone measures that cap directly");
   }
 }
+
+}  // namespace
 
 std::vector<std::string> pair_findings(const RunData& run) {
   std::vector<std::string> findings;
@@ -241,10 +312,14 @@ std::vector<std::string> pair_findings(const RunData& run) {
     if (pairs.size() < 2)  // two ranks: nothing to compare the pair with
       findings.push_back("one pair only: " + who + " moves " + rate(a.sum[k]) + " at " + size(a.bytes[k]));
     else
+    {
+      // Pairs measured one at a time never moved their sum at once: no total to tell.
+      const bool alone = run.concurrency == "alone";
       findings.push_back(std::string(share >= kEven ? "the pairs are even: " : "") + "of " + std::to_string(pairs.size()) +
-                       " pairs at once, the slowest is " + who + " at " + size(a.bytes[k]) + ": " + rate(a.slowest[k]) +
-                       ", " + percent(share) + " of the median pair (" + rate(typical) + "); all pairs together move " +
-                       rate(a.sum[k]));
+                         (alone ? " pairs, each alone" : " pairs at once") + ", the slowest is " + who + " at " +
+                         size(a.bytes[k]) + ": " + rate(a.slowest[k]) + ", " + percent(share) + " of the median pair (" +
+                         rate(typical) + ")" + (alone ? "" : "; all pairs together move " + rate(a.sum[k])));
+    }
   }
   if (run.matrix) {
     const MatrixData& m = *run.matrix;
@@ -254,7 +329,22 @@ std::vector<std::string> pair_findings(const RunData& run) {
       if (r < m.rank_gpu.size() && !m.rank_gpu[r].empty()) where += ", " + m.rank_gpu[r];
       return "rank " + std::to_string(rank) + " (" + where + ")";
     };
+    // A flagged cell between two groups of a split is the split's, told once in its finding.
+    const std::vector<MatrixSplit> splits = host_splits(run);
+    const auto across_a_split = [&](const FlaggedLink& link) {
+      for (const auto& [bytes, split] : splits) {
+        if (bytes != m.bytes.at(link.size_index)) continue;
+        const auto group_of = [&](int rank) {
+          for (std::size_t g = 0; g < split.groups.size(); ++g)
+            if (std::count(split.groups[g].begin(), split.groups[g].end(), m.rank_host[static_cast<std::size_t>(rank)])) return g;
+          return split.groups.size();
+        };
+        if (group_of(link.from) != group_of(link.to)) return true;
+      }
+      return false;
+    };
     for (const FlaggedLink& link : m.flagged) {
+      if (across_a_split(link)) continue;
       const std::size_t cell = static_cast<std::size_t>(link.from * m.ranks() + link.to);
       const int cls = cell < m.cell_class.size() ? m.cell_class[cell] : -1;
       const std::string class_name = cls >= 0 && static_cast<std::size_t>(cls) < m.classes.size() ? m.classes[cls] : "?";
@@ -266,7 +356,7 @@ std::vector<std::string> pair_findings(const RunData& run) {
       findings.push_back("no link flagged: every measured cell of the " + std::to_string(m.ranks()) + " x " +
                          std::to_string(m.ranks()) + " matrix is within " + percent(m.flag_below) +
                          " of the median of its class");
-    add_host_splits(run, findings);
+    add_host_splits(run, findings, static_cast<std::size_t>(std::count_if(m.flagged.begin(), m.flagged.end(), across_a_split)));
   }
   return findings;
 }

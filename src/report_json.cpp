@@ -82,6 +82,13 @@ json run_json(const RunReport& r) {
            {"findings", r.findings},           {"expectations", json::array()},
            {"expectations_met", true}};
   for (const CurveReport& curve : r.curves) run["curves"].push_back(curve_json(curve));
+  run["host_groups"] = json::array();
+  for (const auto& [bytes, split] : r.host_splits)
+    run["host_groups"].push_back({{"bytes", bytes},
+                                  {"groups", split.groups},
+                                  {"within_B_per_s", number(split.within)},
+                                  {"across_B_per_s", number(split.across)},
+                                  {"across_at_once_B_per_s", split.across_at_once > 0 ? number(split.across_at_once) : json()}});
   for (const ExpectationOutcome& outcome : r.expectations) {
     run["expectations"].push_back(expectation_json(outcome));
     if (!outcome.met) run["expectations_met"] = false;

@@ -11,6 +11,7 @@
 
 #include "npgpu/hockney.hpp"
 #include "npgpu/results.hpp"
+#include "npgpu/host_groups.hpp"
 #include "npgpu/run_data.hpp"
 
 namespace npgpu {
@@ -26,10 +27,17 @@ struct CurveReport {
   std::string verdict;       // plain words
 };
 
+// The hosts of an all-pairs matrix in groups, at one of its sizes (host_groups.hpp).
+struct MatrixSplit {
+  double bytes = 0;
+  HostSplit split;
+};
+
 struct RunReport {
   std::string file, group, label, status, status_reason, command_line, started_utc;
   std::vector<CurveReport> curves;
-  std::vector<std::string> findings;  // verdicts about this run alone: pairs, flagged links
+  std::vector<std::string> findings;  // verdicts about this run alone: pairs, flagged links, host splits
+  std::vector<MatrixSplit> host_splits;
   std::vector<ExpectationOutcome> expectations;
 };
 
@@ -71,6 +79,7 @@ std::string run_aspect(const RunData& run, const std::string& aspect);
 // The verdicts across runs (report_findings.cpp).
 std::vector<Finding> cross_run_findings(const std::vector<RunData>& runs, const std::vector<RunReport>& reports);
 std::vector<std::string> pair_findings(const RunData& run);
+std::vector<MatrixSplit> host_splits(const RunData& run);
 std::vector<Comparison> compare_files(const std::vector<RunData>& runs, const std::vector<RunReport>& reports);
 
 std::string report_text(const Report& report);

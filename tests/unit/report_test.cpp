@@ -4,8 +4,10 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cmath>
 
 #include "npgpu/export.hpp"
+#include "npgpu/pairing.hpp"
 #include "npgpu/report.hpp"
 
 namespace npgpu {
@@ -148,6 +150,71 @@ TEST(Report, PairsTogetherAgainstAloneNameTheNetworkBetweenTheirHosts) {
   EXPECT_NE(f->text.find("which caps their sum at 50"), std::string::npos) << f->text;
 }
 
+// What the survey records: a plain --pairs halves run and a --pairs all run of the same 8 hosts,
+// two switches joined by a trunk of 25 MB/s each way. The matrix's fastest cells across (one
+// pair crossing each way) stand in for the pairs alone; together the 4 pairs share the trunk.
+TEST(Report, HalvesAgainstAnAllPairsRunOfTheSameHosts) {
+  const auto halves = [](double pair_rate) {
+    RunData run = run_of("survey.h5", "/runs/0001", "tcp", "stream");
+    run.pairs = "halves";
+    run.concurrency = "together";
+    for (int pair = 0; pair < 4; ++pair) {
+      CurveData curve = hockney_curve("rank" + std::to_string(pair), 1e-9, pair_rate);
+      curve.rank = pair;
+      curve.peer = pair + 4;
+      curve.host = "h" + std::to_string(pair + 1);
+      curve.peer_host = "h" + std::to_string(pair + 5);
+      run.curves.push_back(curve);
+    }
+    return run;
+  };
+  const auto all_pairs = [](bool trunk) {
+    RunData run = run_of("survey.h5", "/runs/0002", "tcp", "stream");
+    run.pairs = "all";
+    MatrixData m;
+    for (int h = 1; h <= 8; ++h) m.rank_host.push_back("h" + std::to_string(h));
+    m.bytes = {1 << 20};
+    m.patterns = {"stream"};
+    m.throughput.assign(64, 50e6);
+    for (const PairStep& step : pairing_steps({PairingMode::all, 0, 1, 8, 0, 0, false})) {
+      int crossing[2] = {0, 0};
+      for (int rank : step.timers)
+        if ((rank < 4) != (step.peers[static_cast<std::size_t>(rank)].to < 4)) ++crossing[rank < 4 ? 0 : 1];
+      for (int rank : step.timers) {
+        const int to = step.peers[static_cast<std::size_t>(rank)].to;
+        if (trunk && (rank < 4) != (to < 4)) m.throughput[static_cast<std::size_t>(rank * 8 + to)] = 25e6 / crossing[rank < 4 ? 0 : 1];
+      }
+    }
+    for (int r = 0; r < 8; ++r) m.throughput[static_cast<std::size_t>(r * 9)] = std::nan("");
+    if (trunk) m.flagged = {{0, 0, 4, 6.25e6, 25e6}, {0, 5, 1, 6.25e6, 25e6}};
+    run.matrix = m;
+    return run;
+  };
+  const Finding* shared = nullptr;
+  const Report split = make_report({halves(6.25e6), all_pairs(true)}, std::nullopt);
+  ASSERT_NE(shared = find_kind(split, "concurrent_vs_alone"), nullptr);
+  EXPECT_NE(shared->text.find("together each pair gets 25% of what it gets alone: the 4 pairs share the network between"),
+            std::string::npos) << shared->text;
+  EXPECT_NE(shared->text.find("which caps their sum at 25.0 MB/s (at 1 MiB; the fastest all-pairs cells"), std::string::npos)
+      << shared->text;
+  // The cells flagged across the trunk are the split's: counted in its finding, not listed.
+  const std::vector<std::string>& matrix_findings = split.runs[1].findings;
+  ASSERT_EQ(matrix_findings.size(), 1u);
+  EXPECT_NE(matrix_findings[0].find("the hosts split into {h1, h2, h3, h4} and {h5, h6, h7, h8} at 1 MiB: across "),
+            std::string::npos) << matrix_findings[0];
+  EXPECT_NE(matrix_findings[0].find("the 2 flagged links all cross between the groups"), std::string::npos)
+      << matrix_findings[0];
+  // The groups, for scripts and the heat map: the matrix run's host_groups.
+  const nlohmann::json groups = report_json(split)["runs"][1]["host_groups"];
+  ASSERT_EQ(groups.size(), 1u) << groups;
+  EXPECT_EQ(groups[0]["groups"], nlohmann::json::parse(R"([["h1","h2","h3","h4"],["h5","h6","h7","h8"]])"));
+  EXPECT_NEAR(groups[0]["across_at_once_B_per_s"].get<double>(), 25e6, 1e3);
+  const Report healthy = make_report({halves(50e6), all_pairs(false)}, std::nullopt);
+  EXPECT_TRUE(report_json(healthy)["runs"][1]["host_groups"].empty());
+  ASSERT_NE(shared = find_kind(healthy, "concurrent_vs_alone"), nullptr);
+  EXPECT_NE(shared->text.find("concurrent tcp traffic scales: 4 pairs together move 200 MB/s"), std::string::npos) << shared->text;
+}
+
 TEST(Report, PageableAgainstPinnedAndStagedAgainstDirect) {
   const RunData pinned = copy_run("/runs/0001", "together", "pinned", 50e9, 1);
   const RunData pageable = copy_run("/runs/0002", "together", "pageable", 20e9, 1);
@@ -194,6 +261,13 @@ TEST(Report, TheSlowestPairAndFlaggedLinks) {
   const std::string& slowest = report.runs[0].findings[0];
   EXPECT_NE(slowest.find("the slowest is rank 1 -> rank 4 (alpha -> far)"), std::string::npos) << slowest;
   EXPECT_NE(slowest.find("60% of the median pair"), std::string::npos) << slowest;
+  EXPECT_NE(slowest.find("of 3 pairs at once, the slowest"), std::string::npos) << slowest;
+  EXPECT_NE(slowest.find("all pairs together move 26.0 GB/s"), std::string::npos) << slowest;
+  // Measured one at a time, the pairs never moved a sum together.
+  pairs.concurrency = "alone";
+  const std::string alone = make_report({pairs}, std::nullopt).runs[0].findings.at(0);
+  EXPECT_NE(alone.find("of 3 pairs, each alone, the slowest is rank 1"), std::string::npos) << alone;
+  EXPECT_EQ(alone.find("together"), std::string::npos) << alone;
   ASSERT_EQ(report.runs[1].findings.size(), 1u);
   const std::string& flagged = report.runs[1].findings[0];
   EXPECT_NE(flagged.find("rank 3 (b) -> rank 1 (a): 4.00 GB/s at 1 MiB, 50% of the median of its class 'two hosts"),
