@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <tuple>
 
 #include "integration/refusal.hpp"
 #include "support/command.hpp"
@@ -73,6 +74,25 @@ CommandResult run_on_cluster(const TempDir& dir, const std::vector<std::string>&
                                 NPGPU_BINARY};
   argv.insert(argv.end(), options.begin(), options.end());
   return run_command(argv, dir.path());
+}
+
+// The cluster was built with its slow host slow from it only (VC_SLOW_OUTGOING=1).
+bool slow_outgoing_only() {
+  const char* one_way = std::getenv("VC_SLOW_OUTGOING");
+  return one_way != nullptr && std::string(one_way) == "1";
+}
+
+// `npgpu report` of a record, its text.
+std::string report_of(const std::string& record) {
+  const CommandResult report = run_command({NPGPU_BINARY, "report", record});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  return report.out;
+}
+
+// The MB/s figure that follows `words` in `text`; NaN where the words are missing.
+double megabytes_after(const std::string& text, const std::string& words) {
+  const std::size_t at = text.find(words);
+  return at == std::string::npos ? std::nan("") : std::stod(text.substr(at + words.size())) * 1e6;
 }
 
 // Printed either way, so that every log carries the figures.
@@ -144,7 +164,8 @@ TEST_P(OnFourHosts, AllPairsFlagExactlyTheSlowLinks) {
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b)
       if (a != b && limit(hosts, a, b) < threshold) expected_flags.insert({a, b});
-  ASSERT_EQ(expected_flags.size(), 6u) << "3 links each way touch the slow host";
+  ASSERT_EQ(expected_flags.size(), slow_outgoing_only() ? 3u : 6u)
+      << "3 links touch the slow host each way; VC_SLOW_OUTGOING: those from it only";
   const std::vector<double> from = file.doubles(m + "/flagged/from_rank"), to = file.doubles(m + "/flagged/to_rank");
   for (std::size_t i = 0; i < from.size(); ++i) flags.insert({static_cast<int>(from[i]), static_cast<int>(to[i])});
   EXPECT_EQ(flags, expected_flags) << result.out;
@@ -156,6 +177,36 @@ TEST_P(OnFourHosts, AllPairsFlagExactlyTheSlowLinks) {
       if (a != b && expected_flags.count({a, b}) == 0)
         expect_within(throughput[static_cast<std::size_t>(a * n + b)], limit(hosts, a, b), GetParam().bound,
                       std::to_string(a) + "->" + std::to_string(b));
+}
+
+// What users run: --pairs all at its defaults (an 8 B latency matrix, then 1 MiB of throughput,
+// windows and trials chosen by npgpu). The 1 MiB matrix flags exactly the slow host's links. The
+// latency matrix flags no link between healthy hosts; the slow host's own may read slower at 8 B
+// (seen in 1 of 6 launches: 12-15 us against 9 us, its limiter's queue), so they may be flagged.
+// The report sees no split of the hosts: one slow host is not a group.
+TEST_P(OnFourHosts, AllPairsAtTheDefaultsFlagOnlyTheSlowHostsLinks) {
+  const std::vector<Host> hosts = cluster_hosts();
+  const int n = static_cast<int>(hosts.size());
+  TempDir dir;
+  const CommandResult result = run_on_cluster(dir, {"--module", GetParam().module, "--pairs", "all", "-o", dir.file("all.h5")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  H5File file(dir.file("all.h5"));
+  const std::string m = "/runs/0001/matrix";
+  ASSERT_EQ(file.doubles(m + "/bytes"), (std::vector<double>{8, 1 << 20}));
+  std::set<std::tuple<int, int, int>> expected, flags;
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b)
+      if (a != b && limit(hosts, a, b) < hosts[0].bytes_per_second / 2) expected.insert({1, a, b});
+  const std::vector<double> size = file.doubles(m + "/flagged/size_index"), from = file.doubles(m + "/flagged/from_rank"),
+                            to = file.doubles(m + "/flagged/to_rank");
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    const std::tuple<int, int, int> flag{static_cast<int>(size[i]), static_cast<int>(from[i]), static_cast<int>(to[i])};
+    if (std::get<0>(flag) == 1) flags.insert(flag);
+    else EXPECT_TRUE(expected.count({1, std::get<1>(flag), std::get<2>(flag)})) << "a healthy link flagged at 8 B\n" << result.out;
+  }
+  EXPECT_EQ(flags, expected) << result.out;
+  const std::string report = report_of(dir.file("all.h5"));
+  EXPECT_EQ(report.find("the hosts split"), std::string::npos) << report;
 }
 
 // N/2 pairs at once, rank i with i + N/2: the sum is what the limits allow together, the slowest
@@ -187,6 +238,57 @@ TEST_P(OnFourHosts, HalvesAggregateIsWhatTheLimitsAllow) {
 
 INSTANTIATE_TEST_SUITE_P(Modules, OnFourHosts, ::testing::Values(ModuleBound{"tcp", 0.03}, ModuleBound{"mpi", 0.08}),
                          [](const auto& info) { return std::string(info.param.module); });
+
+// Two switches, half the hosts on each, joined by a trunk at VC_TRUNK_MBIT each way, under what
+// the hosts of one switch could send together (2:1 or more). From the runs the survey makes, a
+// plain --pairs halves run and a --pairs all run in one record, the report names the two groups
+// and the trunk's capacity, both within 10%: the matrix's cells across, measured at once, and the
+// pairs together against the fastest cells across standing in for each pair alone.
+TEST(TwoSwitches, TheReportNamesTheGroupsAndTheTrunk) {
+  const char* trunk_mbit = std::getenv("VC_TRUNK_MBIT");
+  ASSERT_NE(trunk_mbit, nullptr) << "run in a cluster built with VC_TRUNK_MBIT";
+  const double trunk = std::stod(trunk_mbit) * 1e6 / 8;
+  const std::vector<Host> hosts = cluster_hosts();
+  std::vector<std::string> groups[2];
+  for (const Host& host : hosts) groups[host.on_switch - 1].push_back(host.name);
+  ASSERT_EQ(groups[0].size(), hosts.size() / 2);
+  TempDir dir;
+  const std::string record = dir.file("survey.h5");
+  for (const std::vector<std::string>& run : {std::vector<std::string>{"--pairs", "halves", "--lower", "2M", "--upper", "2M"},
+                                              std::vector<std::string>{"--pairs", "all", "--sizes", "2M"}}) {
+    std::vector<std::string> options{"--module", "tcp", "-o", record};
+    options.insert(options.end(), run.begin(), run.end());
+    // Windows of 8 MB: a third of a second across the trunk shared by two, where the ack's round
+    // trip costs under 0.1%; kLarge's 32 MB made the test last three minutes.
+    options.insert(options.end(), {"--pattern", "stream", "--window", "4", "--cache", "warm", "--trial-time", "0.001",
+                                   "--max-trials", "8"});
+    const CommandResult result = run_on_cluster(dir, options);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+  }
+  const std::string report = report_of(record);
+  const auto braces = [](const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names) text += (text.empty() ? "{" : ", ") + name;
+    return text + "}";
+  };
+  EXPECT_NE(report.find("the hosts split into " + braces(groups[0]) + " and " + braces(groups[1]) + " at 2 MiB"),
+            std::string::npos) << report;
+  expect_within(megabytes_after(report, "the cells across, measured at once, moved at most "), trunk, 0.10,
+                "the trunk, from the matrix");
+  expect_within(megabytes_after(report, "which caps their sum at "), trunk, 0.10, "the trunk, from the pairs together");
+  EXPECT_NE(report.find("pairs share the network between their hosts"), std::string::npos) << report;
+
+  // The heat map shows what the report says: the groups outlined, in MB/s.
+  const CommandResult plot = run_command({"/usr/bin/python3", NPGPU_PLOT, record, "--kind", "matrix", "-o",
+                                          dir.file("matrix.png"), "--npgpu", NPGPU_BINARY});
+  ASSERT_EQ(plot.exit_code, 0) << plot.err;
+  EXPECT_NE(plot.err.find("2 MiB stream: " + std::to_string(hosts.size()) + " ranks, throughput (MB/s), "),
+            std::string::npos) << plot.err;
+  EXPECT_NE(plot.err.find("host groups outlined: " + braces(groups[0]) + " | " + braces(groups[1])), std::string::npos)
+      << plot.err;
+  // The cells across the trunk that were flagged are the split's: no link is listed on its own.
+  EXPECT_EQ(report.find("flagged link:"), std::string::npos) << report;
+}
 
 // cudaIpc maps the peer's GPU memory, which another host cannot: refused in one line, exit 2,
 // nothing written. A build without CUDA, or a machine without a GPU, refuses it earlier, for that.
