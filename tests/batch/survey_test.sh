@@ -54,6 +54,14 @@ expect_status "$folder" mpi-HH-halves "^not run: with 2 ranks --pairs halves is 
 for step in h2d-alone d2h-together p2p-all mpi-DD-pair-latency nccl-all; do
   expect_status "$folder" "$step" "^not run: no GPU"
 done
+# The summary opens with what limits the allocation (the report's findings: here one pair, its
+# matrix), before the list of steps.
+limits_line=$(grep -n "^What limits this allocation:" "$folder/summary.txt" | cut -d: -f1)
+first_step=$(grep -n "^mpi-HH-pair-latency " "$folder/summary.txt" | cut -d: -f1)
+[[ -n $limits_line && -n $first_step && $limits_line -lt $first_step ]] ||
+  fail "the summary does not open with what limits the allocation: $(cat "$folder/summary.txt")"
+sed -n "$((limits_line + 1))p" "$folder/summary.txt" | grep -Eq "^  (mpi |nothing stands out)" ||
+  fail "no finding under 'What limits this allocation': $(cat "$folder/summary.txt")"
 # info and report run when this npgpu has them, and the summary says so when it does not.
 for subcommand in info report; do
   if [ "$("$npgpu" "$subcommand" --help 2>&1)" != "$("$npgpu" --help 2>&1)" ]; then
