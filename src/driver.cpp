@@ -93,7 +93,7 @@ constexpr std::uint64_t kRoundTripBytes = 8;
 constexpr int kMaxResizes = 2;
 constexpr int kMeasureAgainRounds = 2;
 constexpr double kSteadySeconds = 1;
-constexpr std::uint64_t kResizeFactor = 4;
+constexpr std::uint64_t kResizeFactor = 16;
 constexpr double kBaseWaitSeconds = 30;
 constexpr double kWaitTrials = 10;
 
