@@ -136,7 +136,12 @@ std::vector<std::vector<std::size_t>> matrix_steps(const RunData& run, int ranks
 // Together against alone: each path's share of what it gets alone (their median), and their sum.
 std::string sharing_text(const RunData& together, double share, double sum) {
   const bool pairs = together.curves.front().peer >= 0;
-  const std::string unit = pairs ? "pair" : together.facts.count("gpu") ? "GPU" : "rank";
+  // Ranks on GPUs of their own are "GPUs"; ranks that share one (--device 0) stay ranks.
+  std::set<std::string> gpus;
+  for (const auto& facts : together.rank_facts)
+    if (const auto bus = facts.find("gpu_pci_bus_id"); bus != facts.end()) gpus.insert(bus->second);
+  const bool own_gpus = together.facts.count("gpu") && gpus.size() != 1;
+  const std::string unit = pairs ? "pair" : own_gpus ? "GPU" : "rank";
   const std::string all = std::to_string(together.curves.size()) + " " + unit + "s";
   std::string text;
   if (share >= kEven) {

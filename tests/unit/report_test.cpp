@@ -108,7 +108,7 @@ TEST(Report, ConcurrentAgainstAloneNamesWhatAllThePathsShare) {
   const Finding& one_gpu = concurrent_finding({{"0", "0000:18:00.0", "0", "pci0000:15 > 0000:15:01.0"},
                                                {"0", "0000:18:00.0", "0", "pci0000:15 > 0000:15:01.0"}},
                                               30.4e9);
-  EXPECT_NE(one_gpu.text.find("the 2 GPUs share GPU 0 (0000:18:00.0) and its one PCIe link"), std::string::npos)
+  EXPECT_NE(one_gpu.text.find("together each rank gets 55% of what it gets alone: the 2 ranks share GPU 0 (0000:18:00.0) and its one PCIe link"), std::string::npos)
       << one_gpu.text;
   // Two GPUs behind one switch.
   const Finding& switched = concurrent_finding({{"0", "0000:18:00.0", "0", "pci0000:15 > 0000:15:01.0 > 0000:16:00.0"},
