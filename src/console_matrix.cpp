@@ -62,7 +62,7 @@ void ConsoleReporter::print_matrices(const RunRecord& r) {
     if (latency && !m.latency_cells.empty()) std::fprintf(out_, "  measured %s\n", m.latency_cells.c_str());
     if (index < m.measured_again.size() && m.measured_again[index] > 0)
       std::fprintf(out_, "  measured again: %llu time(s) a slow cell whose trials disagreed or lasted under a second; each "
-                   "keeps its faster measurement\n",
+                   "keeps its measurement with the fastest trial\n",
                    static_cast<unsigned long long>(m.measured_again[index]));
     if (m.ranks > kLargestPrintedMatrix) {
       std::fprintf(out_, "  (%d x %d cells: in the record, /runs/NNNN/matrix)\n", m.ranks, m.ranks);

@@ -239,7 +239,7 @@ void write_matrix(hid_t run, const RunRecord& r) {
   std::vector<std::uint64_t> again = m.measured_again;
   again.resize(m.bytes.size());
   dataset(g, "measured_again", again, 0, "1",
-          "slow cells measured again at each size, whose trials disagreed or lasted under a second (the faster kept)");
+          "slow cells measured again at each size, whose trials disagreed or lasted under a second (the one with the fastest trial kept)");
   strings(g, "pattern", patterns, "the pattern each size was measured with (pingpong: latency, stream: throughput)");
   const std::vector<hsize_t> cube{m.bytes.size(), n, n};
   matrix_dataset(g, "seconds", seconds, cube, "s", "headline one-way time per transfer from row rank to column rank; NaN: diagonal or not measured");

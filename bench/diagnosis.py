@@ -1,0 +1,149 @@
+#!/usr/bin/python3
+"""Issue 17's findings, proven on planted faults in 3 of 3 launches (virtual clusters of 4 hosts):
+
+1. healthy: every link at --rate: no link flagged at either default size (8 B, 1 MiB), no split;
+2. slow host: host 4 at a third of --rate both ways: exactly its 6 links flagged at 1 MiB, no
+   healthy link flagged at 8 B, no split;
+3. slow outgoing: host 4 slow from it only: exactly its 3 outgoing links flagged at 1 MiB;
+4. two switches: hosts 1-2 and 3-4 on switches joined by a trunk of --trunk Mbit/s each way
+   (4:1 at the defaults): the report names the two groups and the trunk within 10%, from the
+   matrix's cells across and from a plain --pairs halves run against the matrix.
+Each launch is a default `npgpu --pairs all` (tcp and mpi modules; scenario 4: tcp, 2 MiB, as
+the multihost test), read back with `npgpu report --json`. Needs root and `ip netns`
+(tests/multihost/virtual_cluster.sh builds and removes every cluster). The machine's own load
+shows in the figures: each launch logs the load average.
+
+    bench/diagnosis.py OUT_DIR [--build build] [--launches 3] [--rate 400] [--trunk 200]
+
+About 15 minutes at the defaults; the table comes last.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLUSTER = os.path.join(ROOT, "tests", "multihost", "virtual_cluster.sh")
+MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+LARGE = ["--pattern", "stream", "--window", "4", "--cache", "warm", "--trial-time", "0.001", "--max-trials", "8"]
+
+
+def run(command, log, env=MPI_ENV):
+    with open(log, "a") as out:
+        out.write(f"$ {' '.join(command)}  (load {os.getloadavg()[0]:.1f})\n")
+        out.flush()
+        done = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, env=env, timeout=600)
+    if done.returncode != 0:
+        sys.exit(f"diagnosis.py: {' '.join(command)} failed ({done.returncode}); see {log}")
+
+
+def report(npgpu, record):
+    done = subprocess.run([npgpu, "report", "--json", record], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def flags_by_size(record):
+    """{size index: set of (from, to)} of the record's one all-pairs run."""
+    import h5py
+    with h5py.File(record, "r") as f:
+        matrix = [f["runs"][name]["matrix"] for name in sorted(f["runs"]) if "matrix" in f["runs"][name]][0]
+        flagged = matrix.get("flagged")
+        found = {}
+        if flagged is not None:
+            for size, sender, receiver in zip(flagged["size_index"][()], flagged["from_rank"][()], flagged["to_rank"][()]):
+                found.setdefault(int(size), set()).add((int(sender), int(receiver)))
+        return found
+
+
+def megabytes_after(text, words):
+    at = text.find(words)
+    return float(re.match(r"[0-9.]+", text[at + len(words):]).group()) * 1e6 if at >= 0 else float("nan")
+
+
+def in_cluster(out, name, cluster_args, environment, launches, body):
+    """Builds the cluster, runs body(vc_dir, launch) for each launch, always tears it down."""
+    vc_dir = os.path.join(out, name + "-cluster")
+    env = dict(os.environ, **environment)
+    subprocess.run([CLUSTER, "up", vc_dir] + cluster_args, env=env, check=True, capture_output=True)
+    try:
+        return [body(vc_dir, launch) for launch in range(1, launches + 1)]
+    finally:
+        subprocess.run([CLUSTER, "down", vc_dir], capture_output=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out")
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--launches", type=int, default=3)
+    parser.add_argument("--rate", type=float, default=400, help="Mbit/s of every host's link")
+    parser.add_argument("--trunk", type=float, default=200, help="Mbit/s of the trunk between the two switches")
+    options = parser.parse_args()
+    if subprocess.run([CLUSTER, "usable"]).returncode != 0:
+        sys.exit("diagnosis.py: no virtual cluster can be built here (root and ip netns)")
+    os.makedirs(options.out, exist_ok=True)
+    npgpu = os.path.join(options.build, "npgpu")
+    log = os.path.join(options.out, "launches.log")
+    rows = []
+
+    def all_pairs(vc_dir, tag, module, extra=()):
+        record = os.path.join(options.out, f"{tag}.h5")
+        if os.path.exists(record):
+            os.remove(record)
+        run([os.path.join(vc_dir, "mpirun"), "-q", "-np", "4", npgpu, "--module", module, "--pairs", "all",
+             "-o", record, *extra], log)
+        return record
+
+    slow = str(options.rate / 3)
+    every = {(a, b) for a in range(4) for b in range(4) if a != b}
+    touching = {(a, b) for a, b in every if 3 in (a, b)}
+    outgoing = {(a, b) for a, b in every if a == 3}
+    for scenario, args, environment, expected in (
+            ("healthy", [4, options.rate], {}, set()),
+            ("slow host", [4, options.rate, 4, slow], {}, touching),
+            ("slow outgoing", [4, options.rate, 4, slow], {"VC_SLOW_OUTGOING": "1"}, outgoing)):
+        for module in ("tcp", "mpi") if scenario != "slow outgoing" else ("tcp",):
+            def launch(vc_dir, number):
+                tag = f"{scenario.replace(' ', '-')}-{module}-{number}"
+                record = all_pairs(vc_dir, tag, module)
+                flags = flags_by_size(record)
+                splits = sum(len(r.get("host_groups", [])) for r in report(npgpu, record)["runs"])
+                exact = flags.get(1, set()) == expected
+                false_latency = flags.get(0, set()) - touching
+                return exact and not false_latency and splits == 0, len(flags.get(1, set())), \
+                    len(flags.get(0, set())), len(false_latency)
+            results = in_cluster(options.out, scenario.replace(" ", "-"), [str(a) for a in args], environment,
+                                 options.launches, launch)
+            good = sum(1 for ok, *_ in results if ok)
+            detail = "; ".join(f"1 MiB {big} flagged, 8 B {small} ({false} healthy)" for _, big, small, false in results)
+            rows.append((f"{scenario}, {module}: exact, no split", f"{good}/{len(results)}", detail))
+
+    def trunk_launch(vc_dir, number):
+        record = os.path.join(options.out, f"two-switches-{number}.h5")
+        if os.path.exists(record):
+            os.remove(record)
+        for pairs in (["--pairs", "halves", "--lower", "2M", "--upper", "2M"], ["--pairs", "all", "--sizes", "2M"]):
+            run([os.path.join(vc_dir, "mpirun"), "-q", "-np", "4", npgpu, "--module", "tcp", "-o", record, *pairs, *LARGE],
+                log)
+        text = subprocess.run([npgpu, "report", record], capture_output=True, text=True).stdout
+        named = "the hosts split into {" in text
+        matrix = megabytes_after(text, "the cells across, measured at once, moved at most ")
+        pairs = megabytes_after(text, "which caps their sum at ")
+        return named, matrix, pairs
+    trunk = options.trunk * 1e6 / 8
+    results = in_cluster(options.out, "two-switches", ["4", str(options.rate)], {"VC_TRUNK_MBIT": str(options.trunk)},
+                         options.launches, trunk_launch)
+    good = sum(1 for named, m, p in results if named and abs(m / trunk - 1) <= 0.1 and abs(p / trunk - 1) <= 0.1)
+    detail = "; ".join(f"matrix {m / 1e6:.1f}, pairs {p / 1e6:.1f} MB/s" for _, m, p in results)
+    rows.append((f"two switches, trunk {trunk / 1e6:.1f} MB/s: groups and trunk within 10%", f"{good}/{len(results)}",
+                 detail))
+
+    print(f"\n{'planted fault, module: what is asked':58} {'launches':>8}  figures")
+    for name, count, detail in rows:
+        print(f"{name:58} {count:>8}  {detail}")
+
+
+if __name__ == "__main__":
+    main()
