@@ -27,6 +27,7 @@ struct CurveData {
   std::vector<double> seconds;             // headline one-way time per transfer
   std::vector<double> seconds_min, seconds_max;
   std::vector<double> trials;              // trials kept at each size
+  std::vector<std::vector<double>> trial_seconds;  // each trial of each size, as time per transfer (as `seconds`)
   LinkPeak link_peak;                      // 0 B/s: unknown
 
   double throughput(std::size_t i) const { return bytes_per_transfer[i] / seconds[i]; }
