@@ -28,16 +28,14 @@ double median_of(std::vector<double> values) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-// Where the two sides' lines meet: within a NetPIPE step of the break (kStep below the last size
-// before it to kStep above the first after it), the rate changed there; elsewhere the time jumped
-// or fell at the break.
+// Halfway (geometrically) between the last size below the break and the first from it: the time
+// steps there by kLeastChange or more, it jumped or fell; less, the two lines part only away from
+// the break, and the rate changed.
 BreakKind kind_of(const HockneyLine& before, const HockneyLine& after, double below, double at) {
-  constexpr double kStep = 1.5;
-  if (before.gamma != after.gamma) {
-    const double meet = (after.alpha - before.alpha) / (before.gamma - after.gamma);
-    if (meet >= below / kStep && meet <= at * kStep) return BreakKind::slope;
-  }
-  return after.seconds(at) > before.seconds(at) ? BreakKind::jump : BreakKind::drop;
+  const double halfway = std::sqrt(below * at), step = after.seconds(halfway) / before.seconds(halfway);
+  if (step >= kLeastChange) return BreakKind::jump;
+  if (step <= 1 / kLeastChange) return BreakKind::drop;
+  return BreakKind::slope;
 }
 
 double beta_of(const HockneyLine& line) { return line.gamma > 0 ? 1 / line.gamma : 0; }

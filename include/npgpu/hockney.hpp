@@ -41,7 +41,7 @@ HockneyFit fit_hockney(std::span<const double> bytes, std::span<const double> se
 
 // What happens to the time per transfer at a break: it jumps above what the sizes below predict,
 // falls below it (a faster way takes over), or grows at another rate from there (the fits of the
-// two sides cross between the last size below and the first above).
+// two sides step by less than kLeastChange at the break and part only away from it).
 enum class BreakKind { jump, drop, slope };
 const char* break_kind_name(BreakKind kind);
 
