@@ -1,0 +1,242 @@
+#!/usr/bin/python3
+"""Issue 17, item 1: does `npgpu report` name the protocol switches that are there, and nothing else?
+
+1. Planted switches: Open MPI's eager limit of the shared-memory transport (btl_vader_eager_limit,
+   `--mca btl self,vader`) and of TCP (btl_tcp_eager_limit, `--mca btl tcp,self`), set to each of
+   --limits; mpi pingpong, --upper 256K, default trial time, --launches launches each. A launch
+   finds the switch when its report names a break within one NetPIPE step (a factor 1.5) of the
+   limit. A break that does not move with the limit is real when every launch of that transport and
+   limit has one within a factor 1.5 of it, and the table says what it probably is (the transport's
+   other size parameters from ompi_info); any other break is false.
+2. Curves with no switch: memcpy (one rank, pingpong), raw tcp over loopback, and raw tcp between
+   two namespaced hosts whose link tc limits to --rate Mbit/s (tests/multihost/virtual_cluster.sh,
+   always torn down; skipped where it cannot run). Breaks found in every launch are features of the
+   path (named where a cache size, the MTU or a socket buffer explains them); the rest are false.
+
+    bench/switches.py OUT_DIR [--build build] [--launches 3] [--limits 1K,2K,4K,8K,16K,32K,64K]
+                      [--rate 400] [--quiet 0.25] [--quiet-wait 300]
+
+Before each launch the bench waits (up to --quiet-wait seconds) until the other work on this
+2-core machine keeps the cores under --quiet busy, and logs what it found: the figures of a launch
+into a busy machine are the machine's noise, which the detector must stand. Records and logs go
+under OUT_DIR; the table comes last. About 20 s a launch on a quiet machine.
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+from core import ENV, ROOT
+
+STEP = 1.5  # one NetPIPE step: n, 1.5 n, 2 n, ...
+TRANSPORTS = {"vader": ("--mca", "btl", "self,vader"), "tcp": ("--mca", "btl", "tcp,self")}
+# Size parameters of each transport (and of ob1 above them) that a break which does not move with
+# the eager limit may stand at: ompi_info gives their values.
+KNOWN_PARAMETERS = {
+    "vader": ("btl_vader_max_inline_send", "btl_vader_fbox_size", "btl_vader_max_send_size", "btl_vader_rndv_eager_limit"),
+    "tcp": ("btl_tcp_endpoint_cache", "btl_tcp_rndv_eager_limit", "btl_tcp_max_send_size",
+            "btl_tcp_min_rdma_pipeline_size"),
+}
+
+
+def parse_size(text):
+    units = {"K": 1 << 10, "M": 1 << 20}
+    return int(text[:-1]) * units[text[-1]] if text[-1] in units else int(text)
+
+
+def near(a, b):
+    return max(a, b) / min(a, b) <= STEP * 1.0001
+
+
+def busy_fraction(seconds=2.0):
+    """Share of the machine's CPU time spent busy over `seconds` (the bench itself idle meanwhile)."""
+    def sample():
+        with open("/proc/stat") as stat:
+            fields = [int(v) for v in stat.readline().split()[1:]]
+        return sum(fields), fields[3] + fields[4]  # total, idle + iowait
+    total0, idle0 = sample()
+    time.sleep(seconds)
+    total1, idle1 = sample()
+    return 1 - (idle1 - idle0) / max(1, total1 - total0)
+
+
+def wait_for_quiet(limit, bound):
+    """Waits until the cores are under `limit` busy or `bound` seconds passed; returns the last share."""
+    deadline = time.monotonic() + bound
+    busy = busy_fraction()
+    while busy > limit and time.monotonic() < deadline:
+        busy = busy_fraction(5.0)
+    return busy
+
+
+class Bench:
+    def __init__(self, options):
+        self.options = options
+        self.npgpu = os.path.abspath(os.path.join(options.build, "npgpu"))
+        for folder in ("records", "logs"):
+            os.makedirs(os.path.join(options.out, folder), exist_ok=True)
+
+    def launch(self, name, argv):
+        """Runs one launch into records/NAME.h5 (nice'd: other engineers time things here); returns
+        the breaks of its report's curve and the machine's busy share before it."""
+        record = os.path.join(self.options.out, "records", name + ".h5")
+        if os.path.exists(record):
+            os.remove(record)
+        busy = wait_for_quiet(self.options.quiet, self.options.quiet_wait)
+        argv = ["nice", "-n", "19", *[a.replace("RECORD", record) for a in argv]]
+        print(f"{name}: {' '.join(argv)} (cores {busy:.0%} busy before)", file=sys.stderr, flush=True)
+        with open(os.path.join(self.options.out, "logs", name + ".log"), "w") as log:
+            status = subprocess.run(argv, env=ENV, stdout=log, stderr=subprocess.STDOUT).returncode
+        if status != 0:
+            sys.exit(f"switches.py: {name} failed (exit {status}); see {self.options.out}/logs/{name}.log")
+        report = json.loads(subprocess.run([self.npgpu, "report", "--json", record], check=True, capture_output=True,
+                                           text=True).stdout)
+        curve = report["runs"][0]["curves"][0]
+        return [(int(b["bytes"]), b["kind"], b["jump"]) for b in curve["breaks"]], busy
+
+    def mpi(self, transport, limit, number):
+        mca = [*TRANSPORTS[transport], "--mca", f"btl_{transport}_eager_limit", str(limit)]
+        return self.launch(f"{transport}-{limit}-{number}", ["mpirun", "-np", "2", *mca, self.npgpu, "--module", "mpi",
+                                                             "--upper", "256K", "-o", "RECORD"])
+
+    def memcpy(self, number):
+        return self.launch(f"memcpy-{number}", ["mpirun", "-np", "1", self.npgpu, "--module", "memcpy", "--pattern",
+                                                "pingpong", "--upper", "256K", "-o", "RECORD"])
+
+    def loopback_tcp(self, number):
+        return self.launch(f"tcp-loopback-{number}", ["mpirun", "-np", "2", self.npgpu, "--module", "tcp", "--upper",
+                                                      "256K", "-o", "RECORD"])
+
+    def limited_tcp(self, number):
+        script = os.path.join(ROOT, "tests", "multihost", "virtual_cluster.sh")
+        inner = f'"$VC_DIR/mpirun" -np 2 {self.npgpu} --module tcp --upper 256K -o RECORD'
+        return self.launch(f"tcp-{self.options.rate}mbit-{number}",
+                           [script, "run", "2", str(self.options.rate), "--", "bash", "-c", inner])
+
+
+def ompi_parameters(transport):
+    """The values of the transport's size parameters, from ompi_info."""
+    text = subprocess.run(["ompi_info", "--param", "btl", transport, "--level", "9"], env=ENV, check=True,
+                          capture_output=True, text=True).stdout
+    values = {}
+    for name in KNOWN_PARAMETERS[transport]:
+        found = re.search(rf'"{name}" \(current value: "(\d+)"', text)
+        if found:
+            values[name] = int(found.group(1))
+    return values
+
+
+def path_features():
+    """Sizes that explain a feature of a path with no switch: cache sizes, the loopback MTU, the
+    socket buffers' defaults."""
+    features = {}
+    for index in sorted(os.listdir("/sys/devices/system/cpu/cpu0/cache")):
+        if not index.startswith("index"):
+            continue
+        base = f"/sys/devices/system/cpu/cpu0/cache/{index}/"
+        kind = open(base + "type").read().strip()
+        if kind != "Instruction":
+            features[f"L{open(base + 'level').read().strip()} cache"] = parse_size(open(base + "size").read().strip())
+    features["loopback MTU"] = int(open("/sys/class/net/lo/mtu").read())
+    features["net.ipv4.tcp_wmem default"] = int(open("/proc/sys/net/ipv4/tcp_wmem").read().split()[1])
+    features["net.ipv4.tcp_rmem default"] = int(open("/proc/sys/net/ipv4/tcp_rmem").read().split()[1])
+    return features
+
+
+def what_it_is(size, known):
+    names = [f"{name} = {value}" for name, value in known.items() if near(size, value)]
+    return " or ".join(names) if names else "not identified"
+
+
+def judge(launches, planted):
+    """Per group of launches: found (planted within a step), the real breaks (one near them in every
+    launch) and the false ones (the rest)."""
+    others = [[b for b in breaks if not (planted and near(b[0], planted))] for breaks in launches]
+    real = sorted({b[0] for o in others for b in o if all(any(near(b[0], c[0]) for c in other) for other in others)})
+    false = [b for o in others for b in o if not any(near(b[0], r) for r in real)]
+    found = sum(any(near(b[0], planted) for b in breaks) for breaks in launches) if planted else 0
+    return found, real, false
+
+
+def describe(breaks, planted):
+    return " ".join(f"{size}{'*' if planted and near(size, planted) else ''}({kind[0]} x{jump:.2f})"
+                    for size, kind, jump in breaks) or "none"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", help="folder for records/ and logs/")
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--launches", type=int, default=3)
+    parser.add_argument("--limits", default="1K,2K,4K,8K,16K,32K,64K")
+    parser.add_argument("--transports", default="vader,tcp")
+    parser.add_argument("--rate", type=int, default=400, help="Mbit/s of the rate-limited link for raw tcp")
+    parser.add_argument("--quiet", type=float, default=0.25, help="busy share of the cores to wait under")
+    parser.add_argument("--quiet-wait", type=float, default=300, help="seconds to wait for it at most")
+    parser.add_argument("--no-switch", action=argparse.BooleanOptionalAction, default=True)
+    options = parser.parse_args()
+    bench = Bench(options)
+
+    planted_rows, no_switch_rows, notes = [], [], []
+    totals = collections.Counter()
+    for transport in options.transports.split(","):
+        known = ompi_parameters(transport)
+        for limit in [parse_size(text) for text in options.limits.split(",")]:
+            runs = [bench.mpi(transport, limit, number) for number in range(options.launches)]
+            launches = [breaks for breaks, _ in runs]
+            found, real, false = judge(launches, limit)
+            totals.update(planted=len(launches), found=found, false=len(false), launches=len(launches))
+            planted_rows.append((transport, limit, len(launches), found, len(launches) - found, len(false),
+                                 " | ".join(describe(b, limit) for b in launches),
+                                 " ".join(f"{busy:.0%}" for _, busy in runs)))
+            notes += [f"{transport} eager limit {limit}: {size} B in every launch, probably {what_it_is(size, known)}"
+                      for size in real]
+
+    if options.no_switch:
+        script = os.path.join(ROOT, "tests", "multihost", "virtual_cluster.sh")
+        kinds = [("memcpy", bench.memcpy), ("tcp loopback", bench.loopback_tcp)]
+        if subprocess.run([script, "usable"], capture_output=True).returncode == 0:
+            kinds.append((f"tcp {options.rate} Mbit/s", bench.limited_tcp))
+        else:
+            notes.append("raw tcp over a rate-limited link: not run (virtual_cluster.sh usable says no)")
+        features = path_features()
+        for name, run in kinds:
+            runs = [run(number) for number in range(options.launches)]
+            launches = [breaks for breaks, _ in runs]
+            _, real, false = judge(launches, None)
+            totals.update(no_switch_launches=len(launches), no_switch_false=len(false),
+                          no_switch_real=sum(len(b) for b in launches) - len(false))
+            no_switch_rows.append((name, len(launches), len(false), " | ".join(describe(b, None) for b in launches),
+                                   " ".join(f"{busy:.0%}" for _, busy in runs)))
+            notes += [f"{name}: {size} B in every launch, probably {what_it_is(size, features)}" for size in real]
+
+    print()
+    print_rows(("transport", "limit", "launches", "found", "missed", "false", "breaks per launch (* the planted one)",
+                "busy before"), planted_rows)
+    if no_switch_rows:
+        print()
+        print_rows(("no switch", "launches", "false", "breaks per launch", "busy before"), no_switch_rows)
+    print()
+    for note in notes:
+        print(note)
+    print(f"\nplanted: {totals['found']} of {totals['planted']} found, {totals['planted'] - totals['found']} missed; "
+          f"false breaks: {totals['false']} in {totals['launches']} launches with a planted switch "
+          f"({totals['false'] / max(1, totals['launches']):.2f} a launch)")
+    if totals["no_switch_launches"]:
+        print(f"no switch: {totals['no_switch_false']} false breaks in {totals['no_switch_launches']} launches "
+              f"({totals['no_switch_false'] / totals['no_switch_launches']:.2f} a launch); "
+              f"{totals['no_switch_real']} breaks found in every launch of their path")
+
+
+def print_rows(header, rows):
+    width = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(str(c).ljust(w) for c, w in zip(row, width)).rstrip())
+
+
+if __name__ == "__main__":
+    main()
