@@ -126,9 +126,6 @@ class Partitions {
     return firsts(breaks);
   }
 
-  // One piece over sizes first..last.
-  double cost(std::size_t first, std::size_t last) const { return cost_[first * n_ + last]; }
-
   std::vector<CurvePiece> pieces(const std::vector<std::size_t>& firsts) const {
     std::vector<CurvePiece> pieces;
     for (std::size_t p = 0; p < firsts.size(); ++p) {

@@ -46,9 +46,9 @@ std::string curve_verdict(const CurveReport& c) {
               "; --link NAME judges it against a known link";
   if (const HockneyFit* worst = worst_segment(c.hockney); worst != nullptr && is_poor(*worst))
     verdict += "; " + poor_fit_sentence(*worst, c);
-  for (const CurveBreak& b : c.hockney.breaks)
-    verdict += (&b == &c.hockney.breaks.front() ? "; the curve changes regime at " : &b == &c.hockney.breaks.back() ? " and " : ", ") +
-               format_bytes(static_cast<std::uint64_t>(b.bytes));
+  for (std::size_t k = 0; k < c.hockney.breaks.size(); ++k)
+    verdict += std::string(k == 0 ? "; the curve changes regime at " : k + 1 == c.hockney.breaks.size() ? " and " : ", ") +
+               format_bytes(static_cast<std::uint64_t>(c.hockney.breaks[k].bytes));
   return verdict;
 }
 
@@ -74,29 +74,6 @@ CurveReport curve_report(const CurveData& curve, const std::optional<LinkPeak>& 
   report.verdict = curve.bytes.empty() ? "no size was finished" : curve_verdict(report);
   return report;
 }
-
-// What happened there, the evidence (the fits of the fastest trials on both sides at that size,
-// and the noise it stands above), and what it can mean on this path.
-}  // namespace
-
-std::string describe_break(const CurveBreak& b, const PathWords& words) {
-  char factor[32];
-  std::snprintf(factor, sizeof factor, "x%.2f", b.jump);
-  std::string what;
-  switch (b.kind) {
-    case BreakKind::jump: what = "the time jumps " + std::string(factor) + " above what the smaller sizes predict"; break;
-    case BreakKind::drop: what = "the time falls to " + std::string(factor) + " of what the smaller sizes predict"; break;
-    case BreakKind::slope:
-      what = "the time grows at another rate, Hockney's beta from " + rate(b.beta_before_B_per_s) + " to " +
-             rate(b.beta_after_B_per_s);
-      break;
-  }
-  return what + " (fastest trials: " + format_seconds(b.seconds_before) + " by the fit below, " +
-         format_seconds(b.seconds_after) + " by the fit from here; the curve's noise " + percent(b.noise) +
-         "); on this path that can mean: " + break_meaning(b, words);
-}
-
-namespace {
 
 }  // namespace
 
@@ -134,6 +111,25 @@ const std::string& break_meaning(const CurveBreak& b, const PathWords& words) {
     case BreakKind::slope: break;
   }
   return words.slope;
+}
+
+// What the time does there, the evidence (the fits of the fastest trials on both sides at that size,
+// and the noise it stands above), and what that can mean on this path.
+std::string describe_break(const CurveBreak& b, const PathWords& words) {
+  char factor[32];
+  std::snprintf(factor, sizeof factor, "x%.2f", b.jump);
+  std::string what;
+  switch (b.kind) {
+    case BreakKind::jump: what = "the time jumps " + std::string(factor) + " above what the smaller sizes predict"; break;
+    case BreakKind::drop: what = "the time falls to " + std::string(factor) + " of what the smaller sizes predict"; break;
+    case BreakKind::slope:
+      what = "the time grows at another rate, Hockney's beta from " + rate(b.beta_before_B_per_s) + " to " +
+             rate(b.beta_after_B_per_s);
+      break;
+  }
+  return what + " (fastest trials: " + format_seconds(b.seconds_before) + " by the fit below, " +
+         format_seconds(b.seconds_after) + " by the fit from here; the curve's noise " + percent(b.noise) +
+         "); on this path that can mean: " + break_meaning(b, words);
 }
 
 Report make_report(const std::vector<RunData>& runs, const std::optional<LinkPeak>& link, PathWordsOf words) {
