@@ -25,12 +25,14 @@ PathWords pageable_words() {
           "(--memory pinned shows what the link gives)"};
 }
 
-// Pinned, registered or write-combined host memory: the copy engine's DMA over the host link.
-PathWords dma_words() {
-  return {"the copy engine's DMA setup: from this size a copy takes more DMA transfers or descriptors",
-          "the copy engine moves the copy in larger DMA transfers from this size",
-          "the DMA transfers reach the host link's rate (PCIe, or the CPU-GPU link) from this size, the setup of each "
-          "copy no longer dominating",
+// Pinned, registered or write-combined host memory, moved over the host link by the copy engine's
+// DMA or by the copy kernel's loads and stores.
+PathWords link_words(bool kernel) {
+  const std::string mover = kernel ? "the copy kernel (--copy sm)" : "the copy engine's DMA";
+  return {mover + " needs more work per copy from this size: more DMA transfers, descriptors or blocks",
+          mover + " moves the copy in larger pieces from this size",
+          mover + " reaches the host link's rate (PCIe, or the CPU-GPU link) from this size, the setup of each copy "
+                  "no longer dominating",
           "the host link as trained (pcie_link: its width and generation), host memory on another NUMA node than the "
           "GPU (host_memory_numa_node, gpu_numa_node), or an IOMMU"};
 }
@@ -38,8 +40,9 @@ PathWords dma_words() {
 }  // namespace
 
 PathWords cuda_copy_words(const PlacementFacts& facts) {
-  if (fact_of(facts, "direction") == "d2d") return local_words(fact_of(facts, "copy").rfind("SM copy kernel", 0) == 0);
-  return fact_of(facts, "host_memory").rfind("pageable", 0) == 0 ? pageable_words() : dma_words();
+  const bool kernel = fact_of(facts, "copy").rfind("SM copy kernel", 0) == 0;
+  if (fact_of(facts, "direction") == "d2d") return local_words(kernel);
+  return fact_of(facts, "host_memory").rfind("pageable", 0) == 0 ? pageable_words() : link_words(kernel);
 }
 
 }  // namespace npgpu

@@ -328,6 +328,8 @@ TEST(Report, ABreakSpeaksTheWordsOfItsPath) {
       {jumping_run("cudaMemcpy", {{"direction", "h2d"}, {"host_memory", "pageable (malloc): ..."}}),
        "the driver stages pageable memory"},
       {jumping_run("cudaMemcpy", {{"direction", "h2d"}, {"host_memory", "pinned (cudaMallocHost)"}}), "DMA"},
+      {jumping_run("cudaMemcpy", {{"direction", "h2d"}, {"host_memory", "pinned (cudaMallocHost)"}, {"copy", "SM copy kernel: ..."}}),
+       "the copy kernel (--copy sm)"},
       {jumping_run("nccl", {}), "LL128"},
       {jumping_run("memcpy", {}), "cache level"},
   };
