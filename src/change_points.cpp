@@ -198,6 +198,27 @@ std::vector<bool> passing_breaks(std::span<const double> bytes, const std::vecto
   return passing;
 }
 
+// A size about kDisturbedScales off both of the pieces beside a break costs alike in either, and
+// the partition may leave it on the wrong side of the break (a switch named one size late). Each
+// break moves until the sizes beside it are nearer their own piece's line than the other's, each
+// piece keeping kMinPiecePoints; the pieces it moved are fitted again.
+void settle_breaks(std::span<const double> bytes, const SizeLevels& levels, std::vector<CurvePiece>& pieces) {
+  const auto off = [&](const CurvePiece& piece, std::size_t i) {
+    return std::fabs(std::log(levels.fastest[i] / piece.line.seconds(bytes[i])));
+  };
+  for (std::size_t b = 1; b < pieces.size(); ++b) {
+    CurvePiece &before = pieces[b - 1], &after = pieces[b];
+    bool moved = false;
+    while (before.last - before.first + 1 > kMinPiecePoints && off(after, before.last) < off(before, before.last))
+      --before.last, --after.first, moved = true;
+    while (!moved && after.last - after.first + 1 > kMinPiecePoints && off(before, after.first) < off(after, after.first))
+      ++before.last, ++after.first, moved = true;
+    if (!moved) continue;
+    before.line = fit_piece(bytes, levels, before.first, before.last).line;
+    after.line = fit_piece(bytes, levels, after.first, after.last).line;
+  }
+}
+
 }  // namespace
 
 SizeLevels size_levels(std::span<const double> bytes, std::span<const std::vector<double>> trials) {
@@ -230,6 +251,7 @@ CurvePieces find_pieces(std::span<const double> bytes, const SizeLevels& levels)
   // those that stand out and do not bound a passing stretch, each judged by the pieces beside it.
   const double penalty = kPenaltyPerBreak * std::log(static_cast<double>(n));
   CurvePieces found{partitions.pieces(partitions.firsts_paying(penalty)), {}, noise};
+  settle_breaks(bytes, judged, found.pieces);
   const std::vector<bool> passing = passing_breaks(bytes, found.pieces);
   std::vector<std::pair<double, std::size_t>> prominent;
   for (std::size_t b = 1; b < found.pieces.size(); ++b)

@@ -34,12 +34,17 @@ struct CurvePiece {
 
 inline constexpr std::size_t kMaxBreaks = 3;     // told
 inline constexpr std::size_t kSearchBreaks = 6;  // searched: the most prominent kMaxBreaks are told
-inline constexpr std::size_t kMinPiecePoints = 4;  // two for the line, two to judge it by
+// Two sizes for the line and one to judge it by: NetPIPE measures n - 3, n and n + 3, and a regime
+// can be one such triplet wide (vader's 259 to 384 B, between its inline-send limit and the next
+// step); with four, the triplet's breaks drifted to a neighbouring size from launch to launch.
+inline constexpr std::size_t kMinPiecePoints = 3;
 // Beyond this many noise scales off a piece, a size is taken as disturbed and costs this squared.
 inline constexpr double kDisturbedScales = 3;
 // The penalty per break, in squared noise scales, is this times ln(sizes): BIC's ln(n) per
-// parameter, a break adding three (where it is, and a line of two).
-inline constexpr double kPenaltyPerBreak = 3;
+// parameter, a break adding three (where it is, and a line of two), and one more for the margin
+// that pieces of three sizes need: three disturbed sizes save at most 3 x kDisturbedScales^2 = 27,
+// and fencing them off takes two breaks, 2 x 4 ln(100) = 37 (with 3 ln(n), 28: a coin toss).
+inline constexpr double kPenaltyPerBreak = 4;
 // A break is told where the pieces on its two sides part, within a factor kNearby of its size, by
 // kVisibleScales noise scales and by a factor kLeastChange at least: a switch costs a handshake, a
 // copy or a stage of a pipeline, and smaller steps come and go on this machine with the cores the

@@ -151,6 +151,18 @@ TEST(ChangePoints, AtMostThreeBreaksAndTheMostProminentOnes) {
   }
 }
 
+TEST(ChangePoints, ARegimeOneTripletWideIsResolved) {
+  // vader's small messages: a step past its 256 B inline send and another past 384 B, three sizes
+  // apart (259, 381, 384), then a planted eager limit of 1 KiB.
+  const auto model = [](double n) {
+    return (n < 259 ? 0.22e-6 : n < 387 ? 0.32e-6 : n < 1021 ? 0.45e-6 : 2.5e-6) + n / 5e9;
+  };
+  for (unsigned seed = 0; seed < kSeeds; ++seed) {
+    const HockneyAnalysis a = analyse(synthetic_curve(model, kQuiet, seed, test::netpipe_sizes(1 << 20)));
+    EXPECT_EQ(break_sizes(a), (std::vector<double>{259, 387, 1021})) << "seed " << seed;
+  }
+}
+
 TEST(ChangePoints, ACurveThatNoLineFollowsBreaksNothing) {
   // Each size slowed by other traffic by its own factor, 1 to 4 (tests/data's busy tcp curve).
   for (unsigned seed = 0; seed < kSeeds; ++seed) {
@@ -166,8 +178,8 @@ TEST(ChangePoints, ACurveThatNoLineFollowsBreaksNothing) {
 }
 
 TEST(ChangePoints, ACurveTooShortToSplitIsOnePiece) {
-  const std::vector<double> bytes{1, 2, 4, 8, 16, 32, 64};
-  const SyntheticCurve c = synthetic_curve(switching(hockney(1e-6, 1e9), 16, hockney(9e-6, 1e9)), {}, 0, bytes);
+  const std::vector<double> bytes{1, 2, 4, 8, 16};
+  const SyntheticCurve c = synthetic_curve(switching(hockney(1e-6, 1e9), 8, hockney(9e-6, 1e9)), {}, 0, bytes);
   const CurvePieces found = find_pieces(c.bytes, size_levels(c.bytes, c.trials));
   ASSERT_EQ(found.pieces.size(), 1u) << "two pieces need kMinPiecePoints each";
   EXPECT_EQ(found.pieces[0].last, bytes.size() - 1);
