@@ -17,18 +17,20 @@
    path (named where a cache size, the MTU or a socket buffer explains them); the rest are false.
 
     bench/switches.py OUT_DIR [--build build] [--launches 3] [--limits 1K,2K,4K,8K,16K,32K,64K]
-                      [--rate 400] [--quiet 0.25] [--quiet-wait 60]
+                      [--rate 400] [--quiet 0.25] [--quiet-wait 60] [--reuse]
 
 Before each launch the bench waits (up to --quiet-wait seconds) until the other work on this
-2-core machine keeps the cores under --quiet busy, and logs what it found: the figures of a launch
-into a busy machine are the machine's noise, which the detector must stand. Records and logs go
-under OUT_DIR; the table comes last. About 20 s a launch on a quiet machine.
+2-core machine keeps the cores under --quiet busy, and logs what it found and the share of the
+cores other work took during the launch (the machine's busy time less the launch's own CPU time):
+the figures of a launch into a busy machine are the machine's noise, which the detector must
+stand. Records and logs go under OUT_DIR; the table comes last. About 20 s a launch on a quiet machine.
 """
 import argparse
 import collections
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -55,16 +57,19 @@ def near(a, b):
     return max(a, b) / min(a, b) <= STEP * 1.0001
 
 
+def cpu_times():
+    """The machine's busy and total CPU seconds since boot, from /proc/stat."""
+    with open("/proc/stat") as stat:
+        fields = [int(v) / os.sysconf("SC_CLK_TCK") for v in stat.readline().split()[1:9]]  # guest is in user
+    return sum(fields) - fields[3] - fields[4], sum(fields)  # idle and iowait are not busy
+
+
 def busy_fraction(seconds=2.0):
     """Share of the machine's CPU time spent busy over `seconds` (the bench itself idle meanwhile)."""
-    def sample():
-        with open("/proc/stat") as stat:
-            fields = [int(v) for v in stat.readline().split()[1:]]
-        return sum(fields), fields[3] + fields[4]  # total, idle + iowait
-    total0, idle0 = sample()
+    busy0, total0 = cpu_times()
     time.sleep(seconds)
-    total1, idle1 = sample()
-    return 1 - (idle1 - idle0) / max(1, total1 - total0)
+    busy1, total1 = cpu_times()
+    return (busy1 - busy0) / max(1e-9, total1 - total0)
 
 
 def wait_for_quiet(limit, bound):
@@ -85,21 +90,39 @@ class Bench:
 
     def launch(self, name, argv):
         """Runs one launch into records/NAME.h5 (nice'd: other engineers time things here); returns
-        the breaks of its report's curve and the machine's busy share before it."""
+        the breaks of its report's curve and the machine's load: its busy share before the launch,
+        and the share that other work took during it (the machine's busy time less the launch's
+        own CPU time). With --reuse, a record already there (and its load, in logs/NAME.load) is
+        reported again instead: the detector judged anew on the same curves."""
         record = os.path.join(self.options.out, "records", name + ".h5")
-        if os.path.exists(record):
-            os.remove(record)
-        busy = wait_for_quiet(self.options.quiet, self.options.quiet_wait)
-        argv = ["nice", "-n", "19", *[a.replace("RECORD", record) for a in argv]]
-        print(f"{name}: {' '.join(argv)} (cores {busy:.0%} busy before)", file=sys.stderr, flush=True)
-        with open(os.path.join(self.options.out, "logs", name + ".log"), "w") as log:
-            status = subprocess.run(argv, env=ENV, stdout=log, stderr=subprocess.STDOUT).returncode
-        if status != 0:
-            sys.exit(f"switches.py: {name} failed (exit {status}); see {self.options.out}/logs/{name}.log")
+        load_file = os.path.join(self.options.out, "logs", name + ".load")
+        if not (self.options.reuse and os.path.exists(record) and os.path.exists(load_file)):
+            with open(load_file, "w") as out:
+                out.write(self.measure(name, record, argv))
         report = json.loads(subprocess.run([self.npgpu, "report", "--json", record], check=True, capture_output=True,
                                            text=True).stdout)
         curve = report["runs"][0]["curves"][0]
-        return [(int(b["bytes"]), b["kind"], b["jump"]) for b in curve["breaks"]], busy
+        with open(load_file) as load:
+            return [(int(b["bytes"]), b["kind"], b["jump"]) for b in curve["breaks"]], load.read()
+
+    def measure(self, name, record, argv):
+        if os.path.exists(record):
+            os.remove(record)
+        before = wait_for_quiet(self.options.quiet, self.options.quiet_wait)
+        argv = ["nice", "-n", "19", *[a.replace("RECORD", record) for a in argv]]
+        print(f"{name}: {' '.join(argv)} (cores {before:.0%} busy before)", file=sys.stderr, flush=True)
+        busy0, total0 = cpu_times()
+        own0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        with open(os.path.join(self.options.out, "logs", name + ".log"), "w") as log:
+            status = subprocess.run(argv, env=ENV, stdout=log, stderr=subprocess.STDOUT).returncode
+        own1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        busy1, total1 = cpu_times()
+        own = own1.ru_utime + own1.ru_stime - own0.ru_utime - own0.ru_stime
+        others = max(0.0, (busy1 - busy0 - own) / max(1e-9, total1 - total0))
+        print(f"{name}: other work took {others:.0%} of the cores during it", file=sys.stderr, flush=True)
+        if status != 0:
+            sys.exit(f"switches.py: {name} failed (exit {status}); see {self.options.out}/logs/{name}.log")
+        return f"{before:.0%}/{others:.0%}"
 
     def mpi(self, transport, limit, number):
         mca = [*TRANSPORTS[transport], "--mca", f"btl_{transport}_eager_limit", str(limit)]
@@ -184,6 +207,7 @@ def main():
     parser.add_argument("--quiet", type=float, default=0.25, help="busy share of the cores to wait under")
     parser.add_argument("--quiet-wait", type=float, default=60, help="seconds to wait for it at most")
     parser.add_argument("--no-switch", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--reuse", action="store_true", help="report the records already in OUT_DIR again")
     options = parser.parse_args()
     bench = Bench(options)
 
@@ -198,7 +222,7 @@ def main():
             totals.update(planted=len(launches), found=found, false=len(false), launches=len(launches))
             planted_rows.append((transport, limit, len(launches), found, len(launches) - found, len(false),
                                  " | ".join(describe(b, limit) for b in launches),
-                                 " ".join(f"{busy:.0%}" for _, busy in runs)))
+                                 " ".join(load for _, load in runs)))
             notes += [f"{transport} eager limit {limit}: {size} B in every launch, probably {what_it_is(size, known)}"
                       for size in real]
 
@@ -217,15 +241,15 @@ def main():
             totals.update(no_switch_launches=len(launches), no_switch_false=len(false),
                           no_switch_real=sum(len(b) for b in launches) - len(false))
             no_switch_rows.append((name, len(launches), len(false), " | ".join(describe(b, None) for b in launches),
-                                   " ".join(f"{busy:.0%}" for _, busy in runs)))
+                                   " ".join(load for _, load in runs)))
             notes += [f"{name}: {size} B in every launch, probably {what_it_is(size, features)}" for size in real]
 
     print()
     print_rows(("transport", "limit", "launches", "found", "missed", "false", "breaks per launch (* the planted one)",
-                "busy before"), planted_rows)
+                "busy before/others during"), planted_rows)
     if no_switch_rows:
         print()
-        print_rows(("no switch", "launches", "false", "breaks per launch", "busy before"), no_switch_rows)
+        print_rows(("no switch", "launches", "false", "breaks per launch", "busy before/others during"), no_switch_rows)
     print()
     for note in notes:
         print(note)
