@@ -4,6 +4,7 @@
 
 #include "cuda_copy/copy_options.hpp"
 #include "factories.hpp"
+#include "module_words.hpp"
 #include "mpi/gpu_path.hpp"
 #include "p2p/p2p_options.hpp"
 #ifdef NPGPU_HAVE_CUDA
@@ -49,33 +50,35 @@ std::vector<std::string> pair_options(std::vector<std::string> own) {
 const std::vector<CatalogEntry>& module_catalog() {
   static const std::vector<CatalogEntry> catalog{
       {{"memcpy", "host memory copy inside each rank (memcpy): the memory system's own speed, a ceiling for the others",
-        Layout::per_rank, {Pattern::stream, Pattern::pingpong}, 64 * MiB, ""},
+        Layout::per_rank, {Pattern::stream, Pattern::pingpong}, 64 * MiB, "", memcpy_words},
        make_memcpy_module, nullptr},
       {{"mpi", "MPI_Send/MPI_Recv between pairs of ranks, host or GPU buffers (shared memory, TCP, or whatever MPI picks)",
-        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "",
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "", mpi_words,
         pair_options({"--buffers", "--gpu-path", "--chunk", "--staging", "--device"}), resolve_mpi_options},
        make_mpi_module, nullptr},
       {{"cudaMemcpy", "copies between host memory and this rank's GPU, or inside it (CUDA runtime API, copy engine or SM kernel)",
-        Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA", kCopyOptions,
-        resolve_cuda_memcpy_options},
+        Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA", cuda_copy_words,
+        kCopyOptions, resolve_cuda_memcpy_options},
        kGpu.cuda_memcpy, kGpu.any_gpu_here},
       {{"cuMemcpy", "the same copies through the CUDA driver API (cuMemcpyHtoD, DtoH, DtoD), copy engine",
-        Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA", kCopyOptions,
-        resolve_cu_memcpy_options},
+        Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA", cuda_copy_words,
+        kCopyOptions, resolve_cu_memcpy_options},
        kGpu.cu_memcpy, kGpu.any_gpu_here},
       {{"p2p", "copies between two GPUs of a node over peer access (NVLink or PCIe); run it with one rank",
-        Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA",
+        Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA", p2p_words,
         {"--copy", "--pairs", "--p2p"}, resolve_p2p_options},
        kGpu.p2p, kGpu.two_gpus_here},
       {{"tcp", "raw TCP sockets between pairs of ranks, host buffers: what the network stack gives before MPI adds anything",
-        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "",
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "", tcp_words,
         pair_options({"--socket-buffer", "--nodelay"})},
        make_tcp_module, nullptr},
       {{"cudaIpc", "one GPU copies into another rank's GPU memory, mapped by CUDA IPC: ranks of one node (NVLink or PCIe)",
-        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, "CUDA", pair_options({"--device"})},
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, "CUDA", cuda_ipc_words,
+        pair_options({"--device"})},
        kGpu.cuda_ipc, kGpu.any_gpu_here},
       {{"nccl", "ncclSend/ncclRecv between pairs of ranks' GPUs, communicator bootstrapped through MPI",
-        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, "NCCL", pair_options({"--device"})},
+        Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, "NCCL", nccl_words,
+        pair_options({"--device"})},
        kGpu.nccl, kGpu.any_gpu_here},
   };
   return catalog;
@@ -89,6 +92,20 @@ const CatalogEntry& find_module(std::string_view name) {
   std::string known;
   for (const CatalogEntry& entry : catalog) known += (known.empty() ? "" : ", ") + entry.info.name;
   throw UsageError("--module '" + std::string(name) + "': unknown module; known modules: " + known);
+}
+
+std::string fact_of(const PlacementFacts& facts, const std::string& name) {
+  const auto found = facts.find(name);
+  return found == facts.end() ? std::string() : found->second;
+}
+
+PathWords path_words(const std::string& module, const PlacementFacts& facts) {
+  for (const CatalogEntry& entry : module_catalog())
+    if (entry.info.name == module) return entry.info.words(facts);
+  const std::string unknown = " (this npgpu does not know the module '" + module + "')";
+  return {"the path changes how it moves the bytes from this size" + unknown,
+          "a faster way takes over from this size" + unknown, "the path's bandwidth changes from this size" + unknown,
+          "something on this path" + unknown};
 }
 
 std::string describe_modules(int ranks) {

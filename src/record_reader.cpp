@@ -109,6 +109,20 @@ class RecordFile {
   Handle file_;
 };
 
+// Each size's trials as time per transfer: trial_seconds[n, max_trials] / (reps x transfers_per_rep),
+// NaN past a size's trials.
+std::vector<std::vector<double>> read_trials(const RecordFile& file, const std::string& path, std::size_t sizes) {
+  const std::vector<double> raw = file.numbers(path + "/trial_seconds"), reps = file.numbers(path + "/reps"),
+                            transfers = file.numbers(path + "/transfers_per_rep");
+  if (sizes == 0 || raw.size() % sizes != 0 || reps.size() < sizes || transfers.size() < sizes) return {};
+  const std::size_t columns = raw.size() / sizes;
+  std::vector<std::vector<double>> trials(sizes);
+  for (std::size_t i = 0; i < sizes; ++i)
+    for (std::size_t j = 0; j < columns; ++j)
+      if (const double t = raw[i * columns + j]; t > 0) trials[i].push_back(t / (reps[i] * transfers[i]));
+  return trials;
+}
+
 CurveData read_curve(const RecordFile& file, const std::string& path, const std::string& name,
                      const std::string& headline) {
   CurveData curve;
@@ -125,6 +139,7 @@ CurveData read_curve(const RecordFile& file, const std::string& path, const std:
   curve.seconds_min = file.numbers(path + "/time_min");
   curve.seconds_max = file.numbers(path + "/time_max");
   curve.trials = file.numbers(path + "/trials");
+  curve.trial_seconds = read_trials(file, path, curve.bytes.size());
   // A size not finished when a run stopped may hold no time: the curve ends before it.
   std::size_t usable = std::min(curve.bytes.size(), curve.seconds.size());
   for (std::size_t i = 0; i < usable; ++i)
@@ -132,6 +147,7 @@ CurveData read_curve(const RecordFile& file, const std::string& path, const std:
   for (std::vector<double>* column : {&curve.bytes, &curve.bytes_per_transfer, &curve.seconds, &curve.seconds_min,
                                       &curve.seconds_max, &curve.trials})
     if (column->size() > usable) column->resize(usable);
+  if (curve.trial_seconds.size() > usable) curve.trial_seconds.resize(usable);
   return curve;
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cuda_common/link_peaks.hpp"
+#include "npgpu/catalog.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/export.hpp"
 #include "npgpu/record_reader.hpp"
@@ -83,7 +84,7 @@ int report_command(const std::vector<std::string>& args) {
   app.add_option("--link", link, "Judge curves whose record has no theoretical peak against this link: " + link_names());
   return run_subcommand(app, args, [&] {
     const std::optional<LinkPeak> peak = link.empty() ? std::nullopt : std::optional(known_link(link).peak);
-    const Report report = make_report(read_all(files), peak);
+    const Report report = make_report(read_all(files), peak, path_words);
     const std::string text = json ? report_json(report).dump(2) + "\n" : report_text(report);
     std::fputs(text.c_str(), stdout);
   });

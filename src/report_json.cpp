@@ -22,6 +22,7 @@ json fit_json(const HockneyFit& fit, const std::vector<double>& bytes) {
           {"n_half_bytes", fit.beta_B_per_s > 0 ? number(fit.half_bytes()) : json(nullptr)},
           {"rms_relative_residual", number(fit.rms_relative_residual)},
           {"worst_relative_residual", number(fit.worst_relative_residual)},
+          {"typical_relative_residual", number(fit.typical_relative_residual)},
           {"poor_fit", is_poor(fit)}};
 }
 
@@ -47,11 +48,17 @@ json curve_json(const CurveReport& c) {
     for (const HockneyFit& segment : c.hockney.segments) curve["segments"].push_back(fit_json(segment, c.bytes));
     curve["poor_fit"] = is_poor(*worst_segment(c.hockney));
   }
+  const auto beta = [](double b) { return b > 0 ? number(b) : json(nullptr); };
   for (const CurveBreak& b : c.hockney.breaks)
     curve["breaks"].push_back({{"bytes", number(b.bytes)},
+                               {"kind", break_kind_name(b.kind)},
                                {"jump", number(b.jump)},
-                               {"beta_before_B_per_s", number(b.beta_before_B_per_s)},
-                               {"beta_after_B_per_s", number(b.beta_after_B_per_s)}});
+                               {"fastest_before_s", number(b.seconds_before)},
+                               {"fastest_after_s", number(b.seconds_after)},
+                               {"beta_before_B_per_s", beta(b.beta_before_B_per_s)},
+                               {"beta_after_B_per_s", beta(b.beta_after_B_per_s)},
+                               {"noise", number(b.noise)},
+                               {"meaning", break_meaning(b, c.words)}});
   if (c.link_peak.bytes_per_second > 0) {
     curve["link_peak"] = {{"B_per_s", c.link_peak.bytes_per_second},
                           {"how", c.link_peak.how},

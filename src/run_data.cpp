@@ -21,6 +21,8 @@ std::vector<CurveData> curves_of(const RunRecord& record) {
       data.seconds_min.push_back(size.time.min);
       data.seconds_max.push_back(size.time.max);
       data.trials.push_back(static_cast<double>(size.trial_seconds.size()));
+      std::vector<double>& per_transfer = data.trial_seconds.emplace_back();
+      for (double trial : size.trial_seconds) per_transfer.push_back(size.seconds_per_transfer(trial));
     }
     curves.push_back(std::move(data));
   }

@@ -1,18 +1,32 @@
 #pragma once
 // Hockney's model of a transfer, t(n) = alpha + n / beta, fitted to a curve's one-way times, and
-// the sizes where the curve leaves it (a protocol switch, such as MPI's eager to rendezvous).
-// Pure functions: no I/O, no MPI.
+// the sizes where the curve changes regime (change_points.hpp finds them). Pure functions: no
+// I/O, no MPI.
 #include <cstddef>
 #include <span>
 #include <vector>
 
 namespace npgpu {
 
+// t = alpha + gamma x n, gamma = 1 / beta.
+struct HockneyLine {
+  double alpha = 0, gamma = 0;
+  double seconds(double bytes) const { return alpha + gamma * bytes; }
+};
+
+// Weighted least squares over points first..last (weights[i - first] for point i), with the sizes
+// scaled to the largest so the normal equations stay well conditioned across nine decades of
+// sizes. A negative alpha is fitted again through the origin; a time falling with the size has no
+// bandwidth term (gamma 0).
+HockneyLine weighted_hockney_line(std::span<const double> bytes, std::span<const double> seconds,
+                                  std::span<const double> weights, std::size_t first, std::size_t last);
+
 struct HockneyFit {
   double alpha_s = 0;       // the time of an empty transfer: start-up latency
   double beta_B_per_s = 0;  // asymptotic throughput; 0 when the time does not grow with the size
   double rms_relative_residual = 0;    // quality: root mean square of (measured - fit) / measured
   double worst_relative_residual = 0;  // the largest |measured - fit| / measured
+  double typical_relative_residual = 0;  // the median |measured - fit| / measured, scaled as a standard deviation
   std::size_t first = 0, last = 0;     // the points fitted, first to last inclusive
 
   // n1/2 = alpha x beta: the size that reaches half of beta (0 when beta is unknown).
@@ -25,12 +39,21 @@ struct HockneyFit {
 HockneyFit fit_hockney(std::span<const double> bytes, std::span<const double> seconds, std::size_t first,
                        std::size_t last);
 
-// Where the curve leaves the fit of the sizes below: the first size of a new regime.
+// What happens to the time per transfer at a break: it jumps above what the sizes below predict,
+// falls below it (a faster way takes over), or grows at another rate from there (the fits of the
+// two sides step by less than kLeastChange at the break and part only away from it).
+enum class BreakKind { jump, drop, slope };
+const char* break_kind_name(BreakKind kind);
+
+// Where the curve changes regime: the first size of the new one, with the evidence.
 struct CurveBreak {
   std::size_t index = 0;  // first point after the break
   double bytes = 0;
-  double jump = 0;  // measured time there / what the fit of the sizes before the break predicts
-  double beta_before_B_per_s = 0, beta_after_B_per_s = 0;
+  BreakKind kind = BreakKind::slope;
+  // The fits of the fastest trials on each side, at this size, and their ratio (after / before).
+  double seconds_before = 0, seconds_after = 0, jump = 0;
+  double beta_before_B_per_s = 0, beta_after_B_per_s = 0;  // 0: no bandwidth term on that side
+  double noise = 0;  // the curve's relative noise it stands above (CurvePieces::noise)
 };
 
 struct HockneyAnalysis {
@@ -39,25 +62,19 @@ struct HockneyAnalysis {
   std::vector<CurveBreak> breaks;
 };
 
-// A segment whose fit is worse than kGoodFitResidual is split where two fits explain it at least
-// kSplitGain times better, each part keeping kMinSegmentPoints; at most kMaxBreaks breaks. Noise
-// alone leaves a fit under kGoodFitResidual, so it never splits a curve.
-inline constexpr double kGoodFitResidual = 0.05;
-inline constexpr double kSplitGain = 2;
-inline constexpr std::size_t kMinSegmentPoints = 4;
-inline constexpr std::size_t kMaxBreaks = 4;
-
-// A fit whose rms relative residual is above this does not describe the curve, and its alpha,
-// beta and n1/2 are not to be quoted. 20% is four times what plain noise leaves (kGoodFitResidual)
-// and twice the 10% jump the report names a protocol switch: such a fit misses a typical size by
-// more than the features it is used to find.
+// A fit that misses a typical size by more than this does not describe the curve, and its alpha,
+// beta and n1/2 are not to be quoted. A typical size, not the rms: a size a burst of machine noise
+// slowed is no sign against the model. 20% is twice the 10% jump of a protocol switch.
 inline constexpr double kPoorFitResidual = 0.20;
-inline bool is_poor(const HockneyFit& fit) { return fit.rms_relative_residual > kPoorFitResidual; }
+inline bool is_poor(const HockneyFit& fit) { return fit.typical_relative_residual > kPoorFitResidual; }
 
 // The piece with the worst fit (the whole fit when there is no break); nullptr without a fit.
 const HockneyFit* worst_segment(const HockneyAnalysis& analysis);
 
-// Sizes ascending, times positive, both the same length.
-HockneyAnalysis analyse_hockney(std::span<const double> bytes, std::span<const double> seconds);
+// Sizes ascending, times positive, both the same length; `trials[i]` holds the times per transfer
+// of every trial of size i (empty: the curve's time there stands for its one trial). The whole
+// fit and the pieces' fits are of `seconds` (the headline); the breaks are found from the trials.
+HockneyAnalysis analyse_hockney(std::span<const double> bytes, std::span<const double> seconds,
+                                std::span<const std::vector<double>> trials);
 
 }  // namespace npgpu

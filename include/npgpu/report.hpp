@@ -10,6 +10,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "npgpu/hockney.hpp"
+#include "npgpu/path_words.hpp"
 #include "npgpu/results.hpp"
 #include "npgpu/host_groups.hpp"
 #include "npgpu/run_data.hpp"
@@ -24,6 +25,7 @@ struct CurveReport {
   LinkPeak link_peak;        // the record's, or the one --link names
   bool link_peak_given = false;  // from --link rather than the record
   double peak_fraction = 0;  // summary.peak_throughput / link_peak; 0 when the peak is unknown
+  PathWords words;           // what a break or a shortfall can mean on this curve's path
   std::string verdict;       // plain words
 };
 
@@ -66,8 +68,14 @@ struct Report {
   std::vector<Comparison> comparisons;
 };
 
-// `link` (from --link) judges curves whose record has no peak of its own.
-Report make_report(const std::vector<RunData>& runs, const std::optional<LinkPeak>& link);
+// `link` (from --link) judges curves whose record has no peak of its own; `words` says what a
+// break or a shortfall means on each run's path (the catalog's path_words).
+Report make_report(const std::vector<RunData>& runs, const std::optional<LinkPeak>& link, PathWordsOf words);
+
+// What a break of this kind can mean on a path with these words.
+const std::string& break_meaning(const CurveBreak& b, const PathWords& words);
+// The break in words: what the time does there, the evidence, and what that can mean.
+std::string describe_break(const CurveBreak& b, const PathWords& words);
 
 // What a run is, in words that tell runs apart: module, pattern, direction, memory, path, ...
 // `leave_out` drops one aspect ("concurrency", "memory", "path") to pair runs that differ in it.

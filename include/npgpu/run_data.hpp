@@ -3,7 +3,6 @@
 // from the run that just ended: headline times per curve, the pairs' aggregate, the matrix's
 // flagged links, the expectations. Plain data.
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +10,7 @@
 #include "npgpu/expectations.hpp"
 #include "npgpu/module.hpp"
 #include "npgpu/pair_matrix.hpp"
+#include "npgpu/path_words.hpp"
 
 namespace npgpu {
 
@@ -27,6 +27,7 @@ struct CurveData {
   std::vector<double> seconds;             // headline one-way time per transfer
   std::vector<double> seconds_min, seconds_max;
   std::vector<double> trials;              // trials kept at each size
+  std::vector<std::vector<double>> trial_seconds;  // each trial of each size, as time per transfer (as `seconds`)
   LinkPeak link_peak;                      // 0 B/s: unknown
 
   double throughput(std::size_t i) const { return bytes_per_transfer[i] / seconds[i]; }
@@ -56,8 +57,8 @@ struct RunData {
   std::string module, pattern, headline, status, status_reason, command_line, started_utc;
   std::string concurrency, pairs;
   std::vector<std::string> rank_host;
-  std::map<std::string, std::string> facts;  // rank 0's placement facts: direction, host_memory, gpu_path ...
-  std::vector<std::map<std::string, std::string>> rank_facts;  // every rank's, by rank (GPU, bus id, NUMA node ...)
+  PlacementFacts facts;  // rank 0's placement facts: direction, host_memory, gpu_path ...
+  std::vector<PlacementFacts> rank_facts;  // every rank's, by rank (GPU, bus id, NUMA node ...)
   std::vector<CurveData> curves;
   std::optional<AggregateData> aggregate;
   std::optional<MatrixData> matrix;

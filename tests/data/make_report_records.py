@@ -15,6 +15,9 @@ chosen so that every verdict of the report appears at least once:
   cluster-b.h5  the same pingpong on another cluster (slower), and a run from before runs had a
                 status attribute, for the side-by-side comparison; a tcp stream on a busy network
                 whose times the latency/bandwidth model does not describe (a poor fit)
+  gpu-paths.h5  GPU copies whose breaks and shortfall must be told in their path's words: a copy
+                inside the GPU whose rate changes where it outgrows L2, a pageable host->GPU copy
+                whose driver staging adds a step at 256 KiB, a pinned one at a fair share of PCIe
   plain.h5      an HDF5 file npgpu did not write
 
 Uses Debian's python3 with python3-h5py and numpy.
@@ -212,6 +215,23 @@ def cluster_b(path):
         add_curve(run, "rank0", 0, "gamma", busy(hockney(30e-6, 1e9)), peer=1, peer_host="delta")
 
 
+def gpu_paths(path):
+    with new_record(path) as record:
+        gpu = {"gpu": "0", "gpu_l2": "60 MiB"}
+        run = add_run(record, 1, "cudaMemcpy", "stream", facts=dict(gpu, direction="d2d", copy="copy engine: cudaMemcpyAsync"),
+                      hosts=["node"])
+        # 2.5 TB/s while the copy fits in L2, HBM's 1.6 TB/s from 32 MiB: the fits meet there.
+        at = 32 << 20
+        points = [(n, 4e-6 + min(n, at) / 2.5e12 + max(0, n - at) / 1.6e12) for n in sizes(upper=512 << 20, factor=2)]
+        add_curve(run, "rank0", 0, "node", points, peak=(4.8e12, "HBM3e: 6144-bit bus x 6.25 GT/s / 8"), seed=11)
+        pageable = dict(gpu, direction="h2d", host_memory="pageable (malloc): the driver stages it through pinned buffers")
+        run = add_run(record, 2, "cudaMemcpy", "stream", facts=pageable, hosts=["node"])
+        add_curve(run, "rank0", 0, "node", hockney(10e-6, 20e9, 262144, 40e-6, 20e9), peak=PCIE5, seed=12)
+        pinned = dict(gpu, direction="h2d", host_memory="pinned (cudaMallocHost)")
+        run = add_run(record, 3, "cudaMemcpy", "stream", facts=pinned, hosts=["node"])
+        add_curve(run, "rank0", 0, "node", hockney(8e-6, 38e9), peak=PCIE5, seed=13)
+
+
 def busy(points, seed=3):
     """Each size slowed by other traffic by its own factor, 1 to 4: no line fits that."""
     rng = random.Random(seed)
@@ -226,7 +246,8 @@ def plain(path):
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "report")
     os.makedirs(out, exist_ok=True)
-    for name, make in (("node.h5", node), ("cluster.h5", cluster), ("cluster-b.h5", cluster_b), ("plain.h5", plain)):
+    for name, make in (("node.h5", node), ("cluster.h5", cluster), ("cluster-b.h5", cluster_b), ("gpu-paths.h5", gpu_paths),
+                       ("plain.h5", plain)):
         make(os.path.join(out, name))
 
 

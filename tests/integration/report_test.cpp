@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -43,7 +44,7 @@ TEST(Report, EveryVerdictFromTheCheckedInRecords) {
   expect_contains(t, "staging through pinned host buffers reaches 28% of the direct path's peak");
   expect_contains(t, "the slowest is rank 1 -> rank 4 (a1 -> b1)");
   expect_contains(t, "flagged link: rank 3 (b) -> rank 1 (a): 4.00 GB/s at 1 MiB, 50% of the median of its class");
-  expect_contains(t, "the curve leaves the Hockney fit at 64 KiB (the time jumps x1.36");
+  expect_contains(t, "at 64 KiB the time jumps x1.36 above what the smaller sizes predict");
   expect_contains(t, "eager to rendezvous");
   expect_contains(t, "INCOMPLETE: interrupted by SIGTERM");
   expect_contains(t, "FAILED: rank 1: a wait passed its bound");
@@ -57,9 +58,9 @@ TEST(Report, EveryVerdictFromTheCheckedInRecords) {
 TEST(Report, SaysWhenTheHockneyFitIsPoor) {
   const CommandResult r = npgpu({"report", data("cluster-b.h5:/runs/0003")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  expect_contains(r.out, "poor fit: rms residual ");
+  expect_contains(r.out, "poor fit: it misses by ");
   expect_contains(r.out, "worst: a poor fit\n");
-  EXPECT_EQ(r.out.find("leaves the Hockney fit"), std::string::npos) << "breaks of a poor fit are noise:\n" << r.out;
+  EXPECT_EQ(r.out.find("changes regime"), std::string::npos) << "sizes that no line follows are no breaks:\n" << r.out;
 }
 
 TEST(Report, JsonHoldsTheSameForScripts) {
@@ -90,6 +91,27 @@ TEST(Report, JsonHoldsTheSameForScripts) {
   const auto& busy = report["runs"][13]["curves"][0];
   EXPECT_EQ(busy["poor_fit"], true);
   EXPECT_GT(busy["hockney"]["rms_relative_residual"].get<double>(), 0.2);
+}
+
+TEST(Report, GpuCopiesSpeakTheirOwnWords) {
+  const CommandResult r = npgpu({"report", "--json", data("gpu-paths.h5")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json runs = nlohmann::json::parse(r.out)["runs"];
+  ASSERT_EQ(runs.size(), 3u);
+  const auto meaning = [&](std::size_t run) {
+    const auto& breaks = runs[run]["curves"][0]["breaks"];
+    return breaks.size() == 1 ? breaks[0]["meaning"].get<std::string>() : "breaks: " + breaks.dump();
+  };
+  EXPECT_NE(meaning(0).find("L2 cache"), std::string::npos) << meaning(0);
+  EXPECT_EQ(runs[0]["curves"][0]["breaks"][0]["bytes"], 64 << 20) << "the first size past 32 MiB in powers of two";
+  EXPECT_NE(meaning(1).find("the driver stages pageable memory"), std::string::npos) << meaning(1);
+  EXPECT_EQ(runs[1]["curves"][0]["breaks"][0]["bytes"], 262144);
+  EXPECT_EQ(runs[1]["curves"][0]["breaks"][0]["kind"], "jump");
+  const std::string fair = runs[2]["curves"][0]["verdict"];
+  EXPECT_NE(fair.find("fair"), std::string::npos) << fair;
+  EXPECT_NE(fair.find("on this path the cause can be the host link as trained"), std::string::npos) << fair;
+  for (const char* mpi : {"eager", "rendezvous", "MPI"})
+    EXPECT_EQ(r.out.find(mpi), std::string::npos) << "MPI's words in a report of GPU copies: " << mpi;
 }
 
 TEST(Report, OneRunOfAFile) {
@@ -185,6 +207,37 @@ TEST(Expectations, AnImpossibleBandwidthExitsWith5AfterTheRecordIsWritten) {
   ASSERT_EQ(report.exit_code, 0) << report.err;
   expect_contains(report.out, "EXPECTATION NOT MET: --expect-bw 1K=1000TB/s");
   expect_contains(report.out, "Hockney fit");
+}
+
+// The report of a quick mpi run over shared memory with the eager limit set to `limit`: its breaks.
+nlohmann::json planted_run(const TempDir& dir, int limit) {
+  const std::string record = dir.file("eager-" + std::to_string(limit) + ".h5");
+  std::vector<std::string> argv =
+      mpirun_npgpu(2, {"pml", "ob1", "btl", "self,vader", "btl_vader_eager_limit", std::to_string(limit)});
+  argv.insert(argv.end(), {"--module", "mpi"});
+  for (const std::string& option : quick_sweep("16K")) argv.push_back(option);
+  argv.insert(argv.end(), {"-o", record});
+  const CommandResult run = run_command(argv);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const CommandResult report = npgpu({"report", "--json", record});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  return nlohmann::json::parse(report.out)["runs"][0]["curves"][0]["breaks"];
+}
+
+TEST(Report, NamesTheEagerLimitPlantedWithAnMcaParameter) {
+  // Two limits a factor 2 apart, so the break found must move with the parameter.
+  TempDir dir;
+  for (int limit : {1024, 2048}) {
+    const nlohmann::json breaks = planted_run(dir, limit);
+    const auto planted = std::find_if(breaks.begin(), breaks.end(), [&](const nlohmann::json& b) {
+      const double bytes = b["bytes"];
+      return bytes >= limit / 1.5 && bytes <= limit * 1.5;
+    });
+    ASSERT_NE(planted, breaks.end()) << "btl_vader_eager_limit " << limit << ": " << breaks.dump();
+    EXPECT_EQ((*planted)["kind"], "jump") << "a handshake before the data";
+    EXPECT_GT((*planted)["jump"].get<double>(), 1.25);
+    EXPECT_NE((*planted)["meaning"].get<std::string>().find("eager to rendezvous"), std::string::npos);
+  }
 }
 
 TEST(Report, HalvesOfTwoRanksIsOnePairNotAComparison) {

@@ -6,9 +6,11 @@
 #include <array>
 #include <cmath>
 
+#include "npgpu/catalog.hpp"
 #include "npgpu/export.hpp"
 #include "npgpu/pairing.hpp"
 #include "npgpu/report.hpp"
+#include "synthetic_curve.hpp"
 
 namespace npgpu {
 namespace {
@@ -60,7 +62,7 @@ const Finding* find_kind(const Report& report, const std::string& kind) {
 
 TEST(Report, CurveFiguresAndTheShareOfThePeak) {
   RunData run = copy_run("/runs/0001", "together", "pinned", 50e9, 1);
-  const Report report = make_report({run}, std::nullopt);
+  const Report report = make_report({run}, std::nullopt, path_words);
   const CurveReport& c = report.runs.at(0).curves.at(0);
   EXPECT_DOUBLE_EQ(c.summary.latency_seconds, 5e-6 + 1 / 50e9);
   EXPECT_NEAR(c.hockney.whole.alpha_s, 5e-6, 1e-10);
@@ -83,7 +85,7 @@ const Finding& concurrent_finding(const std::vector<std::array<std::string, 4>>&
   RunData together = copy_run("/runs/0002", "together", "pinned", each_together * 1.0001, static_cast<int>(places.size()));
   place(alone, places);
   place(together, places);
-  report = make_report({alone, together}, std::nullopt);
+  report = make_report({alone, together}, std::nullopt, path_words);
   const Finding* f = find_kind(report, "concurrent_vs_alone");
   EXPECT_NE(f, nullptr);
   return *f;
@@ -142,7 +144,7 @@ TEST(Report, PairsTogetherAgainstAloneNameTheNetworkBetweenTheirHosts) {
     return run;
   };
   const Report report = make_report({halves("/runs/0001", "together", 12.6e6), halves("/runs/0002", "alone", 50e6)},
-                                    std::nullopt);
+                                    std::nullopt, path_words);
   const Finding* f = find_kind(report, "concurrent_vs_alone");
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->text.find("together each pair gets 25% of what it gets alone: the 4 pairs share the network between "
@@ -191,7 +193,7 @@ TEST(Report, HalvesAgainstAnAllPairsRunOfTheSameHosts) {
     return run;
   };
   const Finding* shared = nullptr;
-  const Report split = make_report({halves(6.25e6), all_pairs(true)}, std::nullopt);
+  const Report split = make_report({halves(6.25e6), all_pairs(true)}, std::nullopt, path_words);
   ASSERT_NE(shared = find_kind(split, "concurrent_vs_alone"), nullptr);
   EXPECT_NE(shared->text.find("together each pair gets 25% of what it gets alone: the 4 pairs share the network between"),
             std::string::npos) << shared->text;
@@ -209,7 +211,7 @@ TEST(Report, HalvesAgainstAnAllPairsRunOfTheSameHosts) {
   ASSERT_EQ(groups.size(), 1u) << groups;
   EXPECT_EQ(groups[0]["groups"], nlohmann::json::parse(R"([["h1","h2","h3","h4"],["h5","h6","h7","h8"]])"));
   EXPECT_NEAR(groups[0]["across_at_once_B_per_s"].get<double>(), 25e6, 1e3);
-  const Report healthy = make_report({halves(50e6), all_pairs(false)}, std::nullopt);
+  const Report healthy = make_report({halves(50e6), all_pairs(false)}, std::nullopt, path_words);
   EXPECT_TRUE(report_json(healthy)["runs"][1]["host_groups"].empty());
   ASSERT_NE(shared = find_kind(healthy, "concurrent_vs_alone"), nullptr);
   EXPECT_NE(shared->text.find("concurrent tcp traffic scales: 4 pairs together move 200 MB/s"), std::string::npos) << shared->text;
@@ -225,7 +227,7 @@ TEST(Report, PageableAgainstPinnedAndStagedAgainstDirect) {
   staged.group = "/runs/0004";
   staged.facts["gpu_path"] = "staged (auto: ...)";
   staged.curves = {hockney_curve("rank0", 20e-6, 10e9)};
-  const Report report = make_report({pinned, pageable, direct, staged}, std::nullopt);
+  const Report report = make_report({pinned, pageable, direct, staged}, std::nullopt, path_words);
   const Finding* memory = find_kind(report, "pageable_vs_pinned");
   ASSERT_NE(memory, nullptr);
   EXPECT_NEAR(memory->ratio, 0.4, 0.01);
@@ -256,7 +258,7 @@ TEST(Report, TheSlowestPairAndFlaggedLinks) {
   m.cell_class = std::vector<int>(16, 1);
   m.flagged = {{0, 3, 1, 4e9, 8e9}};
   matrix.matrix = m;
-  const Report report = make_report({pairs, matrix}, std::nullopt);
+  const Report report = make_report({pairs, matrix}, std::nullopt, path_words);
   ASSERT_EQ(report.runs[0].findings.size(), 1u);
   const std::string& slowest = report.runs[0].findings[0];
   EXPECT_NE(slowest.find("the slowest is rank 1 -> rank 4 (alpha -> far)"), std::string::npos) << slowest;
@@ -265,7 +267,7 @@ TEST(Report, TheSlowestPairAndFlaggedLinks) {
   EXPECT_NE(slowest.find("all pairs together move 26.0 GB/s"), std::string::npos) << slowest;
   // Measured one at a time, the pairs never moved a sum together.
   pairs.concurrency = "alone";
-  const std::string alone = make_report({pairs}, std::nullopt).runs[0].findings.at(0);
+  const std::string alone = make_report({pairs}, std::nullopt, path_words).runs[0].findings.at(0);
   EXPECT_NE(alone.find("of 3 pairs, each alone, the slowest is rank 1"), std::string::npos) << alone;
   EXPECT_EQ(alone.find("together"), std::string::npos) << alone;
   ASSERT_EQ(report.runs[1].findings.size(), 1u);
@@ -278,7 +280,7 @@ TEST(Report, FilesSideBySideWithRatiosAndAsJson) {
   RunData a = copy_run("/runs/0001", "together", "pinned", 50e9, 1), b = a;
   b.file = "other.h5";
   b.curves = {hockney_curve("rank0", 10e-6, 25e9, {63.015e9, "PCIe Gen5 x16"})};
-  const Report report = make_report({a, b}, std::nullopt);
+  const Report report = make_report({a, b}, std::nullopt, path_words);
   ASSERT_EQ(report.comparisons.size(), 1u);
   ASSERT_EQ(report.comparisons[0].runs.size(), 2u);
   EXPECT_DOUBLE_EQ(report.comparisons[0].runs[0].peak_ratio, 1);
@@ -295,13 +297,81 @@ TEST(Report, FilesSideBySideWithRatiosAndAsJson) {
 TEST(Report, LinkJudgesCurvesWithoutAPeakAndUnfinishedRunsAreNamed) {
   RunData run = run_of("x.h5", "/runs/0001", "tcp", "stream", "incomplete", "interrupted by SIGINT");
   run.curves = {hockney_curve("rank0", 20e-6, 10e9)};
-  const Report report = make_report({run}, LinkPeak{12.5e9, "100 Gb/s Ethernet"});
+  const Report report = make_report({run}, LinkPeak{12.5e9, "100 Gb/s Ethernet"}, path_words);
   EXPECT_TRUE(report.runs[0].curves[0].link_peak_given);
   EXPECT_NE(report.runs[0].curves[0].verdict.find("80% of the theoretical 12.5 GB/s, very good"), std::string::npos)
       << report.runs[0].curves[0].verdict;
   const std::string text = report_text(report);
   EXPECT_NE(text.find("INCOMPLETE: interrupted by SIGINT"), std::string::npos) << text;
   EXPECT_NE(text.find("from --link"), std::string::npos) << text;
+}
+
+// A run of `module` whose one curve jumps x2 at 64 KiB (trials and all), with these facts.
+RunData jumping_run(const std::string& module, const PlacementFacts& facts) {
+  RunData run = run_of("p.h5", "/runs/0001", module, "stream");
+  run.facts = facts;
+  const test::SyntheticCurve c =
+      test::synthetic_curve(test::switching(test::hockney(2e-6, 10e9), 65533, test::hockney(10e-6, 10e9)), {0.01, 0.01, 3}, 7);
+  CurveData curve;
+  curve.name = "rank0";
+  curve.bytes = curve.bytes_per_transfer = c.bytes;
+  curve.seconds = c.seconds;
+  curve.trial_seconds = c.trials;
+  run.curves = {curve};
+  return run;
+}
+
+TEST(Report, ABreakSpeaksTheWordsOfItsPath) {
+  const std::vector<std::pair<RunData, std::string>> cases{
+      {jumping_run("mpi", {{"messages", "host memory"}, {"gpu_path", "host"}}), "eager to rendezvous"},
+      {jumping_run("cudaMemcpy", {{"direction", "d2d"}, {"copy", "copy engine: cudaMemcpyAsync"}}), "L2 cache"},
+      {jumping_run("cudaMemcpy", {{"direction", "h2d"}, {"host_memory", "pageable (malloc): ..."}}),
+       "the driver stages pageable memory"},
+      {jumping_run("cudaMemcpy", {{"direction", "h2d"}, {"host_memory", "pinned (cudaMallocHost)"}}), "DMA"},
+      {jumping_run("cudaMemcpy", {{"direction", "h2d"}, {"host_memory", "pinned (cudaMallocHost)"}, {"copy", "SM copy kernel: ..."}}),
+       "the copy kernel (--copy sm)"},
+      {jumping_run("nccl", {}), "LL128"},
+      {jumping_run("memcpy", {}), "cache level"},
+  };
+  for (const auto& [run, words] : cases) {
+    const Report report = make_report({run}, std::nullopt, path_words);
+    const CurveReport& c = report.runs.at(0).curves.at(0);
+    ASSERT_EQ(c.hockney.breaks.size(), 1u) << run.module;
+    EXPECT_EQ(c.hockney.breaks[0].bytes, 65533);
+    EXPECT_EQ(c.hockney.breaks[0].kind, BreakKind::jump);
+    const std::string said = describe_break(c.hockney.breaks[0], c.words);
+    EXPECT_NE(said.find(words), std::string::npos) << said;
+    if (run.module != "mpi") {
+      EXPECT_EQ(said.find("rendezvous"), std::string::npos) << "MPI's words for " << run.module << ": " << said;
+    }
+    const nlohmann::json json = report_json(report)["runs"][0]["curves"][0]["breaks"][0];
+    EXPECT_EQ(json["kind"], "jump");
+    EXPECT_NE(json["meaning"].get<std::string>().find(words), std::string::npos) << json.dump();
+    EXPECT_NEAR(json["fastest_after_s"].get<double>() / json["fastest_before_s"].get<double>(), json["jump"].get<double>(), 1e-9);
+  }
+}
+
+TEST(Report, AShortfallSpeaksTheWordsOfItsPath) {
+  RunData run = copy_run("/runs/0001", "together", "pageable", 20e9, 1);  // 32% of PCIe Gen5 x16
+  const std::string verdict = make_report({run}, std::nullopt, path_words).runs[0].curves[0].verdict;
+  EXPECT_NE(verdict.find("poor: under half the theoretical peak"), std::string::npos) << verdict;
+  EXPECT_NE(verdict.find("on this path the cause can be the driver's staging of pageable memory"), std::string::npos) << verdict;
+}
+
+TEST(PathWords, EveryModuleSaysWhatAFeatureOfItsPathCanMean) {
+  for (const CatalogEntry& entry : module_catalog()) {
+    ASSERT_NE(entry.info.words, nullptr) << entry.info.name;
+    const PathWords words = path_words(entry.info.name, {});
+    for (const std::string* clause : {&words.jump, &words.drop, &words.slope, &words.shortfall})
+      EXPECT_GT(clause->size(), 20u) << entry.info.name;
+  }
+  const auto jump = [](const std::string& module, const PlacementFacts& facts) { return path_words(module, facts).jump; };
+  EXPECT_NE(jump("mpi", {{"messages", "GPU memory"}, {"gpu_path", "staged (auto: ...)"}}).find("--chunk"), std::string::npos);
+  EXPECT_NE(jump("mpi", {{"messages", "GPU memory"}, {"gpu_path", "direct (auto: ...)"}}).find("CUDA-aware"), std::string::npos);
+  EXPECT_NE(jump("tcp", {{"tcp_nodelay", "off"}}).find("Nagle"), std::string::npos);
+  EXPECT_EQ(jump("tcp", {{"tcp_nodelay", "on"}}).find("Nagle"), std::string::npos);
+  EXPECT_NE(jump("cuMemcpy", {{"direction", "d2d"}, {"copy", "SM copy kernel: ..."}}).find("launch"), std::string::npos);
+  EXPECT_NE(jump("warp", {}).find("does not know the module 'warp'"), std::string::npos);
 }
 
 TEST(Export, NpOutColumnsAreBytesNetpipeMbpsAndSeconds) {

@@ -1,0 +1,27 @@
+#pragma once
+// What a feature of a curve can mean on the path that made it, in that path's own words. Each
+// module says it beside its catalog entry (ModuleInfo::words), and the report explains what it
+// finds with these words and no others. A finding of a new kind (a flagged link, a shared cap, a
+// cause) adds its field here, and every module says what it means on its path.
+#include <map>
+#include <string>
+
+namespace npgpu {
+
+// The first three are clauses ("on this path that can mean: ..."), the last a noun phrase ("on this
+// path the cause can be ...").
+struct PathWords {
+  std::string jump;       // the time per transfer jumps above what the smaller sizes predict
+  std::string drop;       // it falls below that: a faster way takes over from this size
+  std::string slope;      // it grows at another rate from this size: the bandwidth changes
+  std::string shortfall;  // what holds the peak well under the theoretical peak of the link crossed
+};
+
+// A run's placement facts as its record keeps them for rank 0: direction, host_memory, messages,
+// gpu_path, copy, tcp_nodelay ... (docs/hdf5-schema.md).
+using PlacementFacts = std::map<std::string, std::string>;
+
+// The words for a run of `module` with these facts (the catalog's: path_words in catalog.hpp).
+using PathWordsOf = PathWords (*)(const std::string& module, const PlacementFacts& facts);
+
+}  // namespace npgpu
