@@ -112,6 +112,7 @@ void ConsoleReporter::begin(const RunRecord& r) {
   std::fprintf(out_, "  buffers:    %s\n", r.buffers.c_str());
   if (!r.window_rule.empty()) std::fprintf(out_, "  window:     %s\n", r.window_rule.c_str());
   std::fprintf(out_, "  waits:      %s\n", r.waits.c_str());
+  if (!r.record_lock.empty()) std::fprintf(out_, "  record:     %s: %s\n", o.output.c_str(), r.record_lock.c_str());
   std::fprintf(out_, "  throughput: %s, in %s\n", r.throughput_meaning.c_str(),
                o.units == Units::decimal ? "decimal units (1 GB/s = 1e9 B/s)" : "binary units (1 GiB/s = 2^30 B/s)");
   std::fprintf(out_, "  headline:   the %s over trials; +- is the median's relative standard error\n", headline);

@@ -7,6 +7,10 @@
 #include <utility>
 
 #include "npgpu/errors.hpp"
+#include "npgpu/record_lock.hpp"
+
+// H5Pset_file_locking came with 1.10.7 and 1.12.1.
+#define NPGPU_HDF5_SETS_FILE_LOCKING ((H5_VERSION_GE(1, 10, 7) && !H5_VERSION_GE(1, 11, 0)) || H5_VERSION_GE(1, 12, 1))
 
 namespace npgpu {
 
@@ -39,6 +43,20 @@ inline Handle utf8_string_type() {
   check(H5Tset_size(type, H5T_VARIABLE), "size a string type");
   check(H5Tset_cset(type, H5T_CSET_UTF8), "set UTF-8");
   return type;
+}
+
+// How HDF5 opens a file at `path`: with its own file locking where flock works in that folder,
+// without it where flock fails (HDF5 skips only ENOSYS by itself, and only from 1.10.7 on).
+inline Handle file_access(const std::string& path) {
+  Handle list(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "make a file access list");
+  const bool locking = flock_failure(directory_of(path)).empty();
+#if NPGPU_HDF5_SETS_FILE_LOCKING
+  check(H5Pset_file_locking(list, locking, true), "set HDF5's file locking");
+#else
+  // Before 1.10.7 only the environment turns it off, and HDF5 reads it at every open.
+  if (!locking) setenv("HDF5_USE_FILE_LOCKING", "FALSE", 1);
+#endif
+  return list;
 }
 
 inline constexpr const char* kRecordSchema = "npgpu-run-1";

@@ -1,8 +1,6 @@
 #include "npgpu/hdf5_record.hpp"
 
 #include <hdf5.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -336,6 +334,7 @@ void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   attribute(run, "precision_target", o.precision);
   attribute(run, "window", o.window);
   attribute(run, "window_rule", r.window_rule);
+  attribute(run, "record_lock", r.record_lock);
   attribute(run, "long_repetitions", long_repetitions_text(r.curves, o.calibration.trial_seconds));
   attribute(run, "concurrency", std::string(o.concurrency == Concurrency::together ? "together" : "alone"));
   attribute(run, "data_check", r.data_check);
@@ -362,46 +361,20 @@ std::string next_run_name(hid_t file) {
   }
 }
 
-fs::path directory_of(const std::string& path) {
-  const fs::path parent = fs::path(path).parent_path();
-  return parent.empty() ? fs::path(".") : parent;
-}
-
-// Writers of one directory take turns: an exclusive lock on the directory itself, so no lock
-// file is left behind, released when the writer ends however it ends.
-class DirectoryLock {
- public:
-  explicit DirectoryLock(const fs::path& directory) : fd_(open(directory.c_str(), O_RDONLY | O_DIRECTORY)) {
-    if (fd_ < 0 || flock(fd_, LOCK_EX) != 0) throw RunError("could not lock directory " + directory.string());
-  }
-  ~DirectoryLock() { close(fd_); }
-  DirectoryLock(const DirectoryLock&) = delete;
-  DirectoryLock& operator=(const DirectoryLock&) = delete;
-
- private:
-  int fd_;
-};
-
-std::string host_name() {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  return name;
-}
-
 // Copies `path` (when it exists) to a private temporary, lets `add` put one run into it, and
 // renames it over `path`: the file at `path` is either the old one or the new one, never half.
 template <typename Add>
 std::string replace_with_run_added(const std::string& path, Add add) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  const DirectoryLock lock(directory_of(path));
+  const RecordLock lock(path, record_locking(path));
   const bool appending = fs::exists(path);
   const std::string temporary = private_name(path, ".tmp");
   try {
     std::string name;
     {
       if (appending) fs::copy_file(path, temporary, fs::copy_options::overwrite_existing);
-      Handle file(appending ? H5Fopen(temporary.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)
-                            : H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+      Handle file(appending ? H5Fopen(temporary.c_str(), H5F_ACC_RDWR, file_access(temporary))
+                            : H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access(temporary)),
                   H5Fclose, (appending ? "open " : "create ") + path);
       if (!appending) {
         attribute(file, "schema", std::string(kRecordSchema));
@@ -411,6 +384,7 @@ std::string replace_with_run_added(const std::string& path, Add add) {
       add(file, name);
       check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush " + path);
     }
+    lock.confirm();
     fs::rename(temporary, path);
     return "/runs/" + name;
   } catch (const std::exception& failure) {
@@ -423,7 +397,7 @@ std::string replace_with_run_added(const std::string& path, Add add) {
 }  // namespace
 
 bool written_by_npgpu(const std::string& path) {
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, file_access(path));
   if (file < 0) return false;
   bool ours = false;
   if (H5Aexists(file, "schema") > 0) {
@@ -437,12 +411,6 @@ bool written_by_npgpu(const std::string& path) {
   }
   H5Fclose(file);
   return ours;
-}
-
-std::string private_name(const std::string& path, const std::string& suffix) {
-  return (directory_of(path) / ("." + fs::path(path).filename().string() + ".npgpu-" + host_name() + "-" +
-                                std::to_string(getpid()) + suffix))
-      .string();
 }
 
 void check_output_path(const std::string& path) {
@@ -482,7 +450,8 @@ void write_lone_run(const std::string& path, const RunRecord& record) {
   const std::string temporary = path + ".next";
   try {
     {
-      Handle file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create " + path);
+      Handle file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access(temporary)), H5Fclose,
+                  "create " + path);
       attribute(file, "schema", std::string(kRecordSchema));
       attribute(file, "created_by", std::string("npgpu ") + kVersion);
       write_run_group(file, "0001", record);
@@ -498,7 +467,7 @@ void write_lone_run(const std::string& path, const RunRecord& record) {
 std::string adopt_run(const std::string& path, const std::string& lone_run, const std::string& reason) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   if (!written_by_npgpu(lone_run)) throw RunError(lone_run + " is not a readable npgpu record");
-  const Handle source(H5Fopen(lone_run.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open " + lone_run);
+  const Handle source(H5Fopen(lone_run.c_str(), H5F_ACC_RDONLY, file_access(lone_run)), H5Fclose, "open " + lone_run);
   return replace_with_run_added(path, [&](hid_t file, const std::string& name) {
     Handle runs = group(file, "runs");
     check(H5Ocopy(source, "/runs/0001", runs, name.c_str(), H5P_DEFAULT, H5P_DEFAULT), "copy the run of " + lone_run);

@@ -290,6 +290,7 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
     writer.emplace(plan.options.output);
     for (const std::string& adopted : writer->adopted())
       std::printf("npgpu: kept in the record a run whose writer died: %s\n", adopted.c_str());
+    record.record_lock = writer->locking();
     snapshots.emplace(*writer);
     reporters = {&console, &*snapshots};
     guarded.emplace(guard, record, *writer, record_lock);

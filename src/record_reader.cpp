@@ -26,7 +26,7 @@ herr_t collect_attribute_name(hid_t, const char* name, const H5A_info_t*, void* 
 class RecordFile {
  public:
   explicit RecordFile(const std::string& path)
-      : file_(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open " + path) {}
+      : file_(H5Fopen(path.c_str(), H5F_ACC_RDONLY, file_access(path)), H5Fclose, "open " + path) {}
 
   bool has(const std::string& path) const {
     std::size_t start = 1;

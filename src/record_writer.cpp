@@ -8,6 +8,7 @@
 
 #include "npgpu/errors.hpp"
 #include "npgpu/hdf5_record.hpp"
+#include "npgpu/record_lock.hpp"
 
 namespace npgpu {
 namespace fs = std::filesystem;
@@ -44,7 +45,8 @@ std::vector<LeftOver> dead_writers_files(const std::string& path) {
 
 }  // namespace
 
-RecordWriter::RecordWriter(std::string path) : path_(std::move(path)), lone_run_(private_name(path_, ".run")) {
+RecordWriter::RecordWriter(std::string path)
+    : path_(std::move(path)), lone_run_(private_name(path_, ".run")), locking_(describe(record_locking(path_), path_)) {
   for (const LeftOver& left : dead_writers_files(path_)) {
     if (left.lone_run) {
       try {

@@ -17,7 +17,7 @@ std::string default_output_path(const std::string& module, const std::string& ut
 // Adds the run to `path` (creating the file if absent) and returns its group ("/runs/0003").
 // The run is written into a copy that replaces the file only once complete, so an earlier run is
 // never damaged and no half-written file is ever left at `path`; writers of one directory take
-// turns (a lock on the directory), so concurrent runs appending to one file lose nothing.
+// turns (RecordLock), so concurrent runs appending to one file lose nothing.
 std::string write_run(const std::string& path, const RunRecord& record);
 
 // A file holding this run alone, as /runs/0001, written through a copy renamed over `path`: what
@@ -27,8 +27,5 @@ void write_lone_run(const std::string& path, const RunRecord& record);
 // Adds the run of a lone-run file to `path` as write_run does, marked failed with `reason`;
 // returns its group. RunError when the lone-run file cannot be read.
 std::string adopt_run(const std::string& path, const std::string& lone_run, const std::string& reason);
-
-// The name of this process's temporary copies: ".<file>.npgpu-<host>-<pid>" beside `path`.
-std::string private_name(const std::string& path, const std::string& suffix);
 
 }  // namespace npgpu

@@ -27,6 +27,7 @@ struct RunRecord {
   std::string buffers;               // cache-cold or warm, and over how much memory
   std::string waits;                 // how long a wait may last before the run stops
   std::string window_rule;           // stream and bidir windows: how many messages, chosen how; empty otherwise
+  std::string record_lock;           // how writers of the record took turns, and HDF5's own file locking
   std::vector<std::uint64_t> schedule;  // --pairs all: the matrices' sizes
   RankPairing pairing;                   // pair modules: which ranks measured together
   std::vector<Pattern> patterns;         // the pattern of each size of the schedule

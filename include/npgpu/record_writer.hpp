@@ -28,9 +28,13 @@ class RecordWriter {
   // What adoption added to the record, for the console ("/runs/0004: failed, ...").
   const std::vector<std::string>& adopted() const { return adopted_; }
 
+  // How writers of the record take turns where it is, and what HDF5's own file locking does there.
+  const std::string& locking() const { return locking_; }
+
  private:
   std::string path_;
   std::string lone_run_;
+  std::string locking_;
   std::string finished_group_;
   std::vector<std::string> adopted_;
 };
