@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <filesystem>
 
 #include "npgpu/errors.hpp"
@@ -36,9 +37,10 @@ std::vector<LeftOver> dead_writers_files(const std::string& path) {
     const long pid = std::strtol(name.c_str() + stem.size(), nullptr, 10);
     while (stem.size() + digits < name.size() && std::isdigit(static_cast<unsigned char>(name[stem.size() + digits]))) ++digits;
     const std::string suffix = name.substr(stem.size() + digits);
-    if (digits == 0 || (suffix != ".run" && suffix != ".tmp" && suffix != ".run.next")) continue;
+    const bool lone_run = suffix == ".run" || suffix == ".adopting";  // .adopting: its adopter died too
+    if (digits == 0 || (!lone_run && suffix != ".tmp" && suffix != ".run.next" && suffix != ".lock-taken")) continue;
     if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
-    found.push_back({entry.path(), suffix == ".run", pid});
+    found.push_back({entry.path(), lone_run, pid});
   }
   return found;
 }
@@ -48,18 +50,24 @@ std::vector<LeftOver> dead_writers_files(const std::string& path) {
 RecordWriter::RecordWriter(std::string path)
     : path_(std::move(path)), lone_run_(private_name(path_, ".run")), locking_(describe(record_locking(path_), path_)) {
   for (const LeftOver& left : dead_writers_files(path_)) {
-    if (left.lone_run) {
-      try {
-        adopted_.push_back(adopt_run(path_, left.file.string(),
-                                     "the writer (process " + std::to_string(left.pid) +
-                                         ") stopped before the run ended; the sizes it had finished are kept") +
-                           " (from " + left.file.filename().string() + ")");
-      } catch (const std::exception&) {
-        // Killed while it was first being written: nothing of it can be read, nothing to keep.
-      }
-    }
     std::error_code ignored;
-    fs::remove(left.file, ignored);
+    if (!left.lone_run) {
+      fs::remove(left.file, ignored);
+      continue;
+    }
+    // Claimed first by a rename, which only one of the writers starting together can make, so
+    // that the run is adopted once.
+    const std::string claimed = private_name(path_, ".adopting");
+    if (std::rename(left.file.c_str(), claimed.c_str()) != 0) continue;
+    try {
+      adopted_.push_back(adopt_run(path_, claimed,
+                                   "the writer (process " + std::to_string(left.pid) +
+                                       ") stopped before the run ended; the sizes it had finished are kept") +
+                         " (from " + left.file.filename().string() + ")");
+    } catch (const std::exception&) {
+      // Killed while it was first being written: nothing of it can be read, nothing to keep.
+    }
+    fs::remove(claimed, ignored);
   }
 }
 
