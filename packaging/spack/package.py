@@ -19,10 +19,15 @@ class Npgpu(CMakePackage, CudaPackage):
     variant("nccl", default=False, description="Build the nccl module (ncclSend/ncclRecv between GPUs)")
     conflicts("+nccl", when="~cuda", msg="the nccl module needs +cuda")
 
+    # What CMakeLists.txt and cmake/ look for, no more: tests/packaging/spack_recipe_test.py
+    # compares the two.
     depends_on("cmake@3.22:", type="build")
+    depends_on("pkgconfig", type="build")  # finds hwloc
     depends_on("mpi")
-    depends_on("hdf5")
-    depends_on("cli11", type="build")
+    depends_on("hdf5")  # the serial C library is enough: only rank 0 writes
+    depends_on("hwloc@2:")
+    depends_on("cli11", type="build")  # header-only
+    depends_on("nlohmann-json@3.2:", type="build")  # header-only
     depends_on("googletest", type="test")
     depends_on("nccl", when="+nccl")
 
