@@ -1,8 +1,10 @@
 #pragma once
 // What the record's writer and reader share of the HDF5 C library: identifiers closed when they go
-// out of scope, and the string type the record's text is stored in.
+// out of scope, how files are opened (HDF5's own file locking only where flock works), and the
+// string type the record's text is stored in.
 #include <hdf5.h>
 
+#include <cstdlib>
 #include <string>
 #include <utility>
 

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "integration/record_files.hpp"
 #include "support/command.hpp"
 #include "support/h5_file.hpp"
 
@@ -29,25 +30,9 @@ namespace fs = std::filesystem;
 using Seconds = std::chrono::duration<double>;
 using Clock = std::chrono::steady_clock;
 
-std::vector<std::string> quick_memcpy(const std::string& record) {
-  return {NPGPU_BINARY, "--module", "memcpy", "--upper", "1K", "--trial-time", "0.001", "--max-trials", "3",
-          "--cache", "warm", "-o", record};
-}
-
 std::string file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-// What a writer keeps beside the record: ".<record>.npgpu-<host>-<pid><suffix>".
-std::vector<std::string> writers_files(const std::string& record) {
-  const std::string prefix = "." + fs::path(record).filename().string() + ".npgpu-";
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(fs::path(record).parent_path())) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind(prefix, 0) == 0) names.push_back(name);
-  }
-  return names;
 }
 
 // Every run now in the record, to compare byte for byte later.

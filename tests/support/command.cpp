@@ -135,6 +135,28 @@ std::vector<std::string> mpirun_npgpu(int ranks, const std::vector<std::string>&
   return argv;
 }
 
+std::vector<std::string> joined(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+std::vector<std::string> with_environment(const std::vector<std::string>& variables, const std::vector<std::string>& argv) {
+  return joined(joined({"env"}, variables), argv);
+}
+
+std::vector<std::string> exported(const std::vector<std::string>& variables) {
+  std::vector<std::string> words;
+  for (const std::string& variable : variables) words.insert(words.end(), {"-x", variable});
+  return words;
+}
+
+std::vector<std::string> file_system_shim(const std::vector<std::string>& settings) {
+  const std::string first = NPGPU_PRELOAD_FIRST;
+  std::vector<std::string> variables{"LD_PRELOAD=" + (first.empty() ? "" : first + " ") + NPGPU_FILE_SYSTEM_SHIM};
+  variables.insert(variables.end(), settings.begin(), settings.end());
+  return variables;
+}
+
 std::vector<std::string> quick_sweep(const std::string& upper) {
   return {"--upper", upper, "--trial-time", "0.002", "--max-trials", "5"};
 }

@@ -66,6 +66,19 @@ pid_t rank_process(pid_t launcher, int rank);
 // "mpirun -np N [--mca name value ...] npgpu", ready for npgpu's own arguments. Works as root too.
 std::vector<std::string> mpirun_npgpu(int ranks, const std::vector<std::string>& mca = {});
 
+// The words of `a`, then those of `b`.
+std::vector<std::string> joined(std::vector<std::string> a, const std::vector<std::string>& b);
+
+// argv run through `env` with these variables ("NAME=VALUE") set for it alone.
+std::vector<std::string> with_environment(const std::vector<std::string>& variables, const std::vector<std::string>& argv);
+
+// The variables, each after -x: mpirun sets them for every rank, and not for itself.
+std::vector<std::string> exported(const std::vector<std::string>& variables);
+
+// The variables that preload tests/support/file_system_shim.c into a program, with its settings
+// ("NPGPU_SHIM_FLOCK_ERRNO=ENOLCK", ...); in a sanitized build its ASan runtime goes first.
+std::vector<std::string> file_system_shim(const std::vector<std::string>& settings);
+
 // Fast sweep settings for tests: small sizes, short trials.
 std::vector<std::string> quick_sweep(const std::string& upper = "64K");
 
