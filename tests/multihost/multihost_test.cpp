@@ -7,45 +7,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <set>
 #include <tuple>
 
 #include "integration/refusal.hpp"
+#include "multihost/virtual_cluster.hpp"
 #include "support/command.hpp"
 #include "support/h5_file.hpp"
 
 namespace npgpu::test {
 namespace {
-
-struct Host {
-  std::string name;
-  std::string address;
-  double bytes_per_second;           // from the host
-  double incoming_bytes_per_second;  // to it
-  int on_switch;                     // 1, or 2 behind the trunk
-};
-
-std::filesystem::path cluster_dir() {
-  const char* dir = std::getenv("VC_DIR");
-  if (dir == nullptr) throw std::runtime_error("VC_DIR is not set: run under tests/multihost/virtual_cluster.sh run");
-  return dir;
-}
-
-std::vector<Host> cluster_hosts() {
-  std::ifstream table(cluster_dir() / "hosts");
-  std::vector<Host> hosts;
-  Host host;
-  double out = 0, in = 0;
-  while (table >> host.name >> host.address >> out >> in >> host.on_switch) {
-    host.bytes_per_second = out * 1e6 / 8;
-    host.incoming_bytes_per_second = in * 1e6 / 8;
-    hosts.push_back(host);
-  }
-  return hosts;
-}
 
 // The limit of a transfer from rank a to rank b: one rank per host, in host order.
 double limit(const std::vector<Host>& hosts, int a, int b) {
@@ -150,9 +122,7 @@ TEST_P(OnFourHosts, AllPairsFlagExactlyTheSlowLinks) {
 
   H5File file(dir.file("all.h5"));
   const std::string m = "/runs/0001/matrix";
-  std::vector<std::string> names;
-  for (const Host& host : hosts) names.push_back(host.name);
-  EXPECT_EQ(file.texts(m + "/rank_host"), names);
+  EXPECT_EQ(file.texts(m + "/rank_host"), host_names());
   EXPECT_EQ(file.texts(m + "/classes"), std::vector<std::string>{"two hosts, host buffers"});
 
   std::vector<double> limits;

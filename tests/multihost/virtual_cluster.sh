@@ -20,6 +20,8 @@
 #          mpirun       `DIR/mpirun -np 4 npgpu ...`: mpirun on the first host, across the cluster
 #                       (as root, with OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 #                       exported, as scripts/mpi-env.sh does)
+#          mpirun-on    `DIR/mpirun-on HOST --host HOST,OTHER -np 2 npgpu ...`: the same from HOST,
+#                       over the hosts --host names (a job of its own beside another one)
 # down   removes everything `up` made for DIR (namespaces, links, bridge, queues) and the processes
 #        left inside them; safe to repeat, and after an `up` that failed halfway.
 # run    up in a fresh folder, COMMAND with VC_DIR set to it, down; always torn down, also on
@@ -142,14 +144,21 @@ host=\$1
 shift
 exec $quoted_dir/on "\$host" sh -c "\$*"
 EOF
+  cat >"$dir/mpirun-on" <<EOF
+#!/usr/bin/env bash
+# mpirun on HOST, across the cluster or the hosts --host names: DIR/mpirun-on HOST [--host H,...] -np N PROGRAM [ARGS...]
+set -euo pipefail
+. $quoted_dir/env
+host=\$1
+shift
+exec $quoted_dir/on "\$host" mpirun "\${VC_MPIRUN_ARGS[@]}" "\$@"
+EOF
   cat >"$dir/mpirun" <<EOF
 #!/usr/bin/env bash
 # mpirun on the first host, across the cluster: DIR/mpirun -np N PROGRAM [ARGS...]
-set -euo pipefail
-. $quoted_dir/env
-exec $quoted_dir/on $first_host mpirun "\${VC_MPIRUN_ARGS[@]}" "\$@"
+exec $quoted_dir/mpirun-on $first_host "\$@"
 EOF
-  chmod +x "$dir/on" "$dir/rsh-agent" "$dir/mpirun"
+  chmod +x "$dir/on" "$dir/rsh-agent" "$dir/mpirun-on" "$dir/mpirun"
 }
 
 cmd_up() {
@@ -236,7 +245,7 @@ cmd_down() {
     for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
     ip netns delete "$ns" 2>/dev/null || true
   done
-  rm -f "$dir/env" "$dir/hostfile" "$dir/hosts" "$dir/on" "$dir/rsh-agent" "$dir/mpirun"
+  rm -f "$dir/env" "$dir/hostfile" "$dir/hosts" "$dir/on" "$dir/rsh-agent" "$dir/mpirun-on" "$dir/mpirun"
 }
 
 # What to undo on exit: the cluster being made (or run's), run's folder, run's command.
