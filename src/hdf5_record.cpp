@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "hdf5_handle.hpp"
+#include "npgpu/record_lock.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/system_json.hpp"
 #include "npgpu/version.hpp"
@@ -421,6 +422,8 @@ void check_output_path(const std::string& path) {
     throw UsageError("-o " + path + ": directory '" + directory.string() + "' does not exist; create it or choose another path");
   if (access(directory.c_str(), W_OK) != 0)
     throw UsageError("-o " + path + ": directory '" + directory.string() + "' is not writable");
+  if (const std::string why = forced_hdf5_locking_fails(path); !why.empty())
+    throw UsageError("-o " + path + ": " + why);
   if (!fs::exists(path, error)) return;
   if (!fs::is_regular_file(path, error))
     throw UsageError("-o " + path + ": exists and is not a regular file; choose a new name or an npgpu HDF5 file");

@@ -170,6 +170,16 @@ std::string flock_failure(const fs::path& directory) {
   return error == 0 || error == EWOULDBLOCK ? "" : std::strerror(error);
 }
 
+std::string forced_hdf5_locking_fails(const std::string& path) {
+  const char* forced = std::getenv("HDF5_USE_FILE_LOCKING");
+  if (forced == nullptr || std::strcmp(forced, "FALSE") == 0 || std::strcmp(forced, "0") == 0) return "";
+  const fs::path directory = directory_of(path);
+  const std::string failure = flock_failure(directory);
+  if (failure.empty()) return "";
+  return std::string("HDF5_USE_FILE_LOCKING=") + forced + " has HDF5 lock its files with flock, which fails in '" +
+         directory.string() + "' (" + failure + "); unset it, and npgpu turns HDF5's own locking off there";
+}
+
 RecordLocking record_locking(const std::string& path) {
   const fs::path directory = directory_of(path);
   const std::string failure = flock_failure(directory);

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "hdf5_handle.hpp"
+#include "npgpu/record_lock.hpp"
 
 namespace npgpu {
 namespace {
@@ -239,6 +240,7 @@ std::vector<RunData> read_runs(const std::string& spec) {
   }
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) throw UsageError(path + ": no such file");
+  if (const std::string why = forced_hdf5_locking_fails(path); !why.empty()) throw UsageError(path + ": " + why);
   if (!is_hdf5(path)) throw UsageError(path + ": not an HDF5 file, so not an npgpu record");
   if (!written_by_npgpu(path))
     throw UsageError(path + ": an HDF5 file npgpu did not write (its root has no schema '" + std::string(kRecordSchema) + "')");

@@ -33,6 +33,11 @@ std::string lock_file_of(const std::string& path);
 // Empty where flock works in `directory`, else what it answered ("No locks available").
 std::string flock_failure(const std::filesystem::path& directory);
 
+// Empty, or why HDF5 cannot open files beside `path`: HDF5_USE_FILE_LOCKING asks it to lock them
+// with flock, which fails in that folder. HDF5 reads the variable over npgpu's choice, so every
+// open there would fail.
+std::string forced_hdf5_locking_fails(const std::string& path);
+
 // How writers of the record at `path` take turns there; decided the same way on every host that
 // sees the folder, so they all agree.
 struct RecordLocking {

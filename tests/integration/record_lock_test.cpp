@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "integration/record_files.hpp"
+#include "integration/refusal.hpp"
 #include "npgpu/record_lock.hpp"
 #include "support/command.hpp"
 #include "support/h5_file.hpp"
@@ -136,6 +137,26 @@ INSTANTIATE_TEST_SUITE_P(
 
 const std::vector<std::string> kNoFlock{"NPGPU_SHIM_FLOCK_ERRNO=ENOLCK"};
 const std::vector<std::string> kHoldForever{"NPGPU_SHIM_FLOCK_ERRNO=ENOLCK", "NPGPU_SHIM_STALL_RECORD_COPY=forever"};
+
+// HDF5 1.10.8 reads HDF5_USE_FILE_LOCKING over the property list: TRUE where flock fails made every
+// open fail, and npgpu took the record for a file it did not write. A run and npgpu report are
+// refused in one line that names the variable; where flock works it is obeyed, and the header says so.
+TEST(ForcedHdf5Locking, RefusedInOneLineWhereFlockFails) {
+  TempDir dir;
+  const std::string record = dir.file("r.h5");
+  const std::vector<std::string> forced = joined(kNoFlock, {"HDF5_USE_FILE_LOCKING=TRUE"});
+  const std::string says = "HDF5_USE_FILE_LOCKING=TRUE has HDF5 lock its files with flock, which fails in '" +
+                           dir.path().string() + "' (" + std::strerror(ENOLCK) + "); unset it";
+  expect_refusal(run_command(shimmed(forced, quick_memcpy(record))), dir, "-o " + record + ": " + says);
+
+  const CommandResult obeyed = run_command(with_environment({"HDF5_USE_FILE_LOCKING=TRUE"}, quick_memcpy(record)));
+  ASSERT_EQ(obeyed.exit_code, 0) << obeyed.out << obeyed.err;
+  EXPECT_NE(obeyed.out.find("own file locking as HDF5_USE_FILE_LOCKING=TRUE says"), npos) << obeyed.out;
+  const CommandResult report = run_command(shimmed(forced, {NPGPU_BINARY, "report", record}));
+  EXPECT_EQ(report.exit_code, 2);
+  EXPECT_EQ(lines_of(report.err), std::vector<std::string>{"npgpu report: error: " + record + ": " + says +
+                                                           ", and npgpu turns HDF5's own locking off there"});
+}
 
 // A writer SIGKILLed while it holds the lock file leaves it behind; the writers after it find its
 // owner gone from this host and take it over at once (well within kQuietSeconds), one of them
