@@ -20,6 +20,13 @@ inline std::vector<std::string> quick_memcpy(const std::string& record) {
           "--cache", "warm", "-o", record};
 }
 
+// The same with the mpi module, for a pair of ranks under mpirun.
+inline std::vector<std::string> quick_mpi(const std::string& record) {
+  std::vector<std::string> argv = quick_memcpy(record);
+  argv[2] = "mpi";
+  return argv;
+}
+
 // What writers keep beside the record: ".<record>.npgpu-<host>-<pid><suffix>", and the lock file
 // ".<record>.npgpu-lock".
 inline std::vector<std::string> writers_files(const std::string& record) {

@@ -41,9 +41,7 @@ std::vector<std::string> shimmed(const std::vector<std::string>& settings, const
 
 // Two ranks of the mpi module under a real mpirun, each rank with the shim (mpirun without it).
 std::vector<std::string> shimmed_pair(const std::vector<std::string>& settings, const std::string& record) {
-  return joined(joined({NPGPU_MPIEXEC, "-np", "2"}, exported(file_system_shim(settings))),
-                {NPGPU_BINARY, "--module", "mpi", "--upper", "1K", "--trial-time", "0.001", "--max-trials", "3", "--cache",
-                 "warm", "-o", record});
+  return joined(joined({NPGPU_MPIEXEC, "-np", "2"}, exported(file_system_shim(settings))), quick_mpi(record));
 }
 
 std::size_t occurrences(const std::string& text, const std::string& what) {

@@ -1,9 +1,10 @@
 // Many nodes, one folder (issue 18). A job whose ranks run on several hosts of the virtual cluster
 // writes its record and its lone-run file from rank 0 only, and jobs from different hosts append
-// to one record in a folder they share by taking turns. The hosts share this machine's file system,
-// which stands in for NFS: one file, seen from hosts with names of their own. Through flock, and
-// through the lock file where flock fails (tests/support/file_system_shim.c), whose owner on another
-// host cannot be looked for: its lock is taken over once it falls silent.
+// to one record in a folder they share by taking turns. The folder stands in for NFS: the
+// cluster's export, which each host's processes see through a bind mount of their own
+// (virtual_cluster.sh), under host names of their own. Through flock, through the lock file where
+// flock fails or the file system says NFS (tests/support/file_system_shim.c), whose owner on
+// another host cannot be looked for: its lock is taken over once it falls silent.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/inotify.h>
@@ -51,13 +52,26 @@ class FolderWatch {
   int fd_;
 };
 
+// A record in a folder of its own in the cluster's export: the path the hosts give npgpu, under
+// their mount of it, and the same file's path for this test, which mounts nothing.
+struct SharedRecord {
+  std::string on_hosts;
+  std::string here;
+};
+
+SharedRecord shared_record(const std::string& folder) {
+  fs::create_directory(cluster_dir() / "export" / folder);
+  return {(cluster_dir() / "shared" / folder / "r.h5").string(), (cluster_dir() / "export" / folder / "r.h5").string()};
+}
+
+std::string folder_of(const std::string& path) { return fs::path(path).parent_path().string(); }
+
 // Two ranks of the mpi module, one on each of two hosts, started from the first of them.
 std::vector<std::string> job_on(const std::string& from, const std::string& other, const std::vector<std::string>& variables,
                                 const std::string& record) {
   return joined(joined({(cluster_dir() / "mpirun-on").string(), from, "-q", "--host", from + "," + other, "-np", "2"},
                        exported(variables)),
-                {NPGPU_BINARY, "--module", "mpi", "--upper", "1K", "--trial-time", "0.001", "--max-trials", "3", "--cache",
-                 "warm", "-o", record});
+                quick_mpi(record));
 }
 
 // npgpu alone on one host.
@@ -70,13 +84,13 @@ std::vector<std::string> alone_on(const std::string& host, const std::vector<std
 // alone: files named after its host and its pid, its lone-run file among them.
 TEST(SharedFolder, OnlyRankZeroWritesBesideTheRecord) {
   const std::vector<std::string> hosts = host_names();
-  TempDir dir;
-  const std::string record = dir.file("r.h5");
-  const FolderWatch watch(dir.path());
+  const SharedRecord record = shared_record("rank_zero");
+  const FolderWatch watch(folder_of(record.here));
   const CommandResult result = run_command(
-      joined({(cluster_dir() / "mpirun").string(), "-q", "-np", std::to_string(hosts.size())}, quick_memcpy(record)),
-      dir.path());
+      joined({(cluster_dir() / "mpirun").string(), "-q", "-np", std::to_string(hosts.size())}, quick_memcpy(record.on_hosts)),
+      folder_of(record.here));
   ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_TRUE(fs::is_empty(cluster_dir() / "shared")) << "the hosts wrote through their mounts of the export";
 
   const std::string rank_zeros = ".r.h5.npgpu-" + hosts[0] + "-";
   std::set<std::string> writers;
@@ -89,15 +103,17 @@ TEST(SharedFolder, OnlyRankZeroWritesBesideTheRecord) {
   }
   EXPECT_EQ(writers.size(), 1u) << "one process wrote them";
   EXPECT_TRUE(lone_run) << "rank 0 kept its lone-run file";
-  H5File file(record);
+  H5File file(record.here);
   EXPECT_EQ(file.texts("/runs/0001/system/rank_host"), hosts);
-  expect_statuses(record, {{"complete", 1}});
-  EXPECT_TRUE(writers_files(record).empty());
+  expect_statuses(record.here, {{"complete", 1}});
+  EXPECT_TRUE(writers_files(record.here).empty());
 }
 
 struct Method {
   const char* name;
   std::vector<std::string> settings;  // the shim's
+  bool lock_file;                     // the lock file, not flock
+  const char* method;                 // what the console says of it
 };
 
 void PrintTo(const Method& method, std::ostream* out) { *out << method.name; }
@@ -110,31 +126,34 @@ class JobsOnTwoPairsOfHosts : public ::testing::TestWithParam<Method> {};
 TEST_P(JobsOnTwoPairsOfHosts, TakeTurnsAtOneRecord) {
   const std::vector<std::string> hosts = host_names();
   ASSERT_EQ(hosts.size(), 4u);
-  TempDir dir;
-  const std::string record = dir.file("r.h5");
+  const SharedRecord record = shared_record(GetParam().name);
   const std::vector<std::string> shim = file_system_shim(GetParam().settings);
-  BackgroundCommand a(job_on(hosts[0], hosts[1], joined(shim, {"NPGPU_SHIM_STALL_RECORD_COPY=3"}), record), dir.path());
-  ASSERT_TRUE(poll_until([&] { return adding_a_run(record) || a.wait_for(Seconds(0)); }, Seconds(120)));
-  const CommandResult b = run_command(job_on(hosts[2], hosts[3], shim, record), dir.path());
+  BackgroundCommand a(job_on(hosts[0], hosts[1], joined(shim, {"NPGPU_SHIM_STALL_RECORD_COPY=3"}), record.on_hosts),
+                      folder_of(record.here));
+  ASSERT_TRUE(poll_until([&] { return adding_a_run(record.here) || a.wait_for(Seconds(0)); }, Seconds(120)));
+  const CommandResult b = run_command(job_on(hosts[2], hosts[3], shim, record.on_hosts), folder_of(record.here));
   const CommandResult first = a.wait();
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
   ASSERT_EQ(b.exit_code, 0) << b.out << b.err;
 
-  H5File file(record);
+  H5File file(record.here);
   EXPECT_EQ(file.texts("/runs/0001/system/rank_host"), (std::vector<std::string>{hosts[0], hosts[1]}));
   EXPECT_EQ(file.texts("/runs/0002/system/rank_host"), (std::vector<std::string>{hosts[2], hosts[3]}));
-  expect_statuses(record, {{"complete", 2}});
-  EXPECT_TRUE(writers_files(record).empty());
-  const bool lock_file = b.out.find("writers take turns through the lock file") != npos;
-  EXPECT_EQ(lock_file, !GetParam().settings.empty()) << b.out;
-  if (lock_file) {
+  expect_statuses(record.here, {{"complete", 2}});
+  EXPECT_TRUE(writers_files(record.here).empty());
+  EXPECT_NE(b.out.find(GetParam().method), npos) << b.out;
+  if (GetParam().lock_file) {
     EXPECT_NE(b.out.find(" on host " + hosts[0] + "; this host cannot tell whether that process lives"), npos) << b.out;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, JobsOnTwoPairsOfHosts,
-                         ::testing::Values(Method{"flock", {}}, Method{"lock_file", {"NPGPU_SHIM_FLOCK_ERRNO=ENOLCK"}}),
-                         [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(
+    Methods, JobsOnTwoPairsOfHosts,
+    ::testing::Values(Method{"flock", {}, false, "writers take turns by flock on its folder"},
+                      Method{"lock_file", {"NPGPU_SHIM_FLOCK_ERRNO=ENOLCK"}, true, "(flock fails there: "},
+                      Method{"nfs", {"NPGPU_SHIM_FILE_SYSTEM=nfs"}, true,
+                             "(the folder is on NFS, where flock may bind one host only); HDF5 "}),
+    [](const auto& info) { return std::string(info.param.name); });
 
 // A writer on host 1 is killed while it holds the lock file. The writer on host 2 cannot look for a
 // process of host 1: it says whose lock it is, takes it over once it has been silent for
@@ -142,30 +161,30 @@ INSTANTIATE_TEST_SUITE_P(Methods, JobsOnTwoPairsOfHosts,
 // adopts it.
 TEST(SharedFolder, AWriterKilledOnAnotherHostIsTakenOverOnceSilent) {
   const std::vector<std::string> hosts = host_names();
-  TempDir dir;
-  const std::string record = dir.file("r.h5");
+  const SharedRecord record = shared_record("killed");
   const std::vector<std::string> no_flock = file_system_shim({"NPGPU_SHIM_FLOCK_ERRNO=ENOLCK"});
   pid_t killed = -1;
   {
-    BackgroundCommand owner(alone_on(hosts[0], joined(no_flock, {"NPGPU_SHIM_STALL_RECORD_COPY=forever"}), record));
-    ASSERT_TRUE(poll_until([&] { return lock_taken(record); }, Seconds(120))) << "the writer never took the lock";
+    BackgroundCommand owner(
+        alone_on(hosts[0], joined(no_flock, {"NPGPU_SHIM_STALL_RECORD_COPY=forever"}), record.on_hosts));
+    ASSERT_TRUE(poll_until([&] { return lock_taken(record.here); }, Seconds(120))) << "the writer never took the lock";
     killed = owner.pid();
   }  // SIGKILLed here
-  const CommandResult next = run_command(alone_on(hosts[1], no_flock, record));
+  const CommandResult next = run_command(alone_on(hosts[1], no_flock, record.on_hosts));
   ASSERT_EQ(next.exit_code, 0) << next.out << next.err;
   const std::string whose = "process " + std::to_string(killed) + " on host " + hosts[0];
   EXPECT_NE(next.out.find("is held by " + whose + "; this host cannot tell whether that process lives"), npos) << next.out;
-  EXPECT_NE(next.out.find("took over the record's lock " + lock_file_of(record) + " from " + whose +
+  EXPECT_NE(next.out.find("took over the record's lock " + lock_file_of(record.on_hosts) + " from " + whose +
                           ": no sign of life from it for " + std::to_string(kQuietSeconds) + " s"),
             npos)
       << next.out;
-  EXPECT_FALSE(writers_files(record).empty()) << "host 1's lone-run file is host 1's to adopt";
+  EXPECT_FALSE(writers_files(record.here).empty()) << "host 1's lone-run file is host 1's to adopt";
 
-  const CommandResult there = run_command(alone_on(hosts[0], no_flock, record));
+  const CommandResult there = run_command(alone_on(hosts[0], no_flock, record.on_hosts));
   ASSERT_EQ(there.exit_code, 0) << there.out << there.err;
   EXPECT_NE(there.out.find("kept in the record a run whose writer died"), npos) << there.out;
-  expect_statuses(record, {{"complete", 2}, {"failed", 1}});
-  EXPECT_TRUE(writers_files(record).empty());
+  expect_statuses(record.here, {{"complete", 2}, {"failed", 1}});
+  EXPECT_TRUE(writers_files(record.here).empty());
 }
 
 }  // namespace

@@ -22,6 +22,9 @@
 #                       exported, as scripts/mpi-env.sh does)
 #          mpirun-on    `DIR/mpirun-on HOST --host HOST,OTHER -np 2 npgpu ...`: the same from HOST,
 #                       over the hosts --host names (a job of its own beside another one)
+#          export       a folder every host sees at DIR/shared, each process started by `on` through
+#                       a bind mount of its own, as NFS clients each mount one export (DIR/shared
+#                       itself stays an empty mount point outside the hosts)
 # down   removes everything `up` made for DIR (namespaces, links, bridge, queues) and the processes
 #        left inside them; safe to repeat, and after an `up` that failed halfway.
 # run    up in a fresh folder, COMMAND with VC_DIR set to it, down; always torn down, also on
@@ -99,8 +102,8 @@ link_rates() {
 cmd_usable() {
   ((EUID == 0)) || { echo "virtual cluster: needs root (network namespaces), running as uid $EUID"; exit 77; }
   local missing
-  for missing in ip tc unshare hostname; do
-    command -v "$missing" >/dev/null || { echo "virtual cluster: '$missing' not found (iproute2, util-linux, hostname)"; exit 77; }
+  for missing in ip tc unshare hostname mount; do
+    command -v "$missing" >/dev/null || { echo "virtual cluster: '$missing' not found (iproute2, util-linux, hostname, mount)"; exit 77; }
   done
   local probe="vcprobe$$"
   local error
@@ -122,14 +125,17 @@ write_helpers() {
   first_host=$(printf %q "$2")
   cat >"$dir/on" <<EOF
 #!/usr/bin/env bash
-# on HOST COMMAND [ARGS...]: runs the command in HOST's network namespace, under its host name.
+# on HOST COMMAND [ARGS...]: runs the command in HOST's network namespace, under its host name,
+# with the cluster's export mounted at $quoted_dir/shared (ip netns exec gives it a mount
+# namespace of its own, whose mounts stay inside).
 set -euo pipefail
 . $quoted_dir/env
 for i in "\${!VC_HOSTS[@]}"; do
   if [[ \${VC_HOSTS[i]} == "\$1" ]]; then
     host=\$1
     shift
-    exec ip netns exec "\${VC_NETNS[i]}" unshare --uts sh -c 'hostname "\$1" && shift && exec "\$@"' sh "\$host" "\$@"
+    exec ip netns exec "\${VC_NETNS[i]}" unshare --uts sh -c \\
+      'hostname "\$1" && mount --bind "\$2" "\$3" && shift 3 && exec "\$@"' sh "\$host" $quoted_dir/export $quoted_dir/shared "\$@"
   fi
 done
 echo "virtual_cluster: no host '\$1' in this cluster" >&2
@@ -228,6 +234,7 @@ cmd_up() {
     echo "${names[h - 1]} slots=1"
     echo "${names[h - 1]} ${addresses[h - 1]} $out $in $on_switch" >>"$dir/hosts"
   done >"$dir/hostfile"
+  mkdir -p "$dir/export" "$dir/shared"
   write_helpers "$dir" "${names[0]}"
 }
 
@@ -246,6 +253,7 @@ cmd_down() {
     ip netns delete "$ns" 2>/dev/null || true
   done
   rm -f "$dir/env" "$dir/hostfile" "$dir/hosts" "$dir/on" "$dir/rsh-agent" "$dir/mpirun-on" "$dir/mpirun"
+  rmdir "$dir/shared" "$dir/export" 2>/dev/null || true  # the export stays while it holds files
 }
 
 # What to undo on exit: the cluster being made (or run's), run's folder, run's command.
