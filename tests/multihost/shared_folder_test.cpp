@@ -120,15 +120,16 @@ void PrintTo(const Method& method, std::ostream* out) { *out << method.name; }
 
 class JobsOnTwoPairsOfHosts : public ::testing::TestWithParam<Method> {};
 
-// Job A (hosts 1 and 2) holds the record's lock for 3 s, stalled before it renames its copy over
+// Job A (hosts 1 and 2) holds the record's lock for 10 s, stalled before it renames its copy over
 // the record, while job B (hosts 3 and 4, started from host 3) adds its run: both runs land only
 // if B waited for a lock taken on another host. With the lock file, B names the host it waits for.
+// (With 3 s, B's own run outlasted the stall under a load of 5-8 and never met the lock.)
 TEST_P(JobsOnTwoPairsOfHosts, TakeTurnsAtOneRecord) {
   const std::vector<std::string> hosts = host_names();
   ASSERT_EQ(hosts.size(), 4u);
   const SharedRecord record = shared_record(GetParam().name);
   const std::vector<std::string> shim = file_system_shim(GetParam().settings);
-  BackgroundCommand a(job_on(hosts[0], hosts[1], joined(shim, {"NPGPU_SHIM_STALL_RECORD_COPY=3"}), record.on_hosts),
+  BackgroundCommand a(job_on(hosts[0], hosts[1], joined(shim, {"NPGPU_SHIM_STALL_RECORD_COPY=10"}), record.on_hosts),
                       folder_of(record.here));
   ASSERT_TRUE(poll_until([&] { return adding_a_run(record.here) || a.wait_for(Seconds(0)); }, Seconds(120)));
   const CommandResult b = run_command(job_on(hosts[2], hosts[3], shim, record.on_hosts), folder_of(record.here));
