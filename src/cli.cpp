@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 
+#include "npgpu/catalog.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/options.hpp"
 #include "npgpu/version.hpp"
@@ -109,15 +110,164 @@ void check_np_out_path(const std::string& path) {
   if (std::filesystem::is_directory(path, error)) throw UsageError("--np-out " + path + ": is a directory; name a file");
 }
 
+// Pair modules' options: the driver pairs their ranks and, for --pairs all, draws the matrices.
+struct PairingText {
+  std::string sizes, flag_below;
+  std::uint64_t seed = 0;
+};
+
+void declare_pairing(CLI::App& group, RunOptions& o, PairingText& text) {
+  group.add_option("--pairs", o.pairs, "Ranks A:B (default 0:1), halves (rank i with i+N/2, all at once), all (every "
+                   "pair, mpiGraph's shifts)");
+  group.add_option("--sizes", text.sizes, "--pairs all: sizes of the matrices (default 8,1M: a latency and a "
+                   "throughput matrix)");
+  group.add_option("--flag-below", text.flag_below, "--pairs all: flag links slower than this fraction of the median "
+                   "of comparable links (default 0.8)");
+  group.add_option("--sample", o.sample, "--pairs all: each rank measures K random partners instead of all N-1");
+  group.add_option("--seed", text.seed, "--sample: seed of the random partners (default: drawn, and recorded)");
+}
+
+void finish_pairing(const CLI::App& app, RunOptions& o, const PairingText& text) {
+  if (!text.sizes.empty()) o.sizes = parse_size_list(text.sizes);
+  if (!text.flag_below.empty()) o.flag_below = parse_fraction(text.flag_below, "--flag-below");
+  if (app.count("--seed") > 0) o.seed = text.seed;
+  if (app.count("--sample") > 0 && o.sample == 0)
+    throw UsageError("--sample 0: each rank needs at least one partner; choose 1 to N-1 for N ranks");
+}
+
+// An option as a group declares it: its name, and whether it takes a value.
+struct DeclaredOption {
+  std::string name;
+  bool takes_value = true;
+};
+
+// The options a declaration adds, each by its long name ("--direction").
+template <typename Declare>
+std::vector<DeclaredOption> declared_options(Declare declare) {
+  CLI::App scratch;
+  scratch.set_help_flag();
+  declare(scratch);
+  std::vector<DeclaredOption> declared;
+  for (const CLI::Option* option : scratch.get_options())
+    declared.push_back({"--" + option->get_lnames().front(), option->get_type_size_max() > 0});
+  return declared;
+}
+
+std::vector<DeclaredOption> pairing_options() {
+  RunOptions o;
+  PairingText text;
+  return declared_options([&](CLI::App& group) { declare_pairing(group, o, text); });
+}
+
+std::vector<DeclaredOption> options_of_entry(const CatalogEntry& entry) {
+  std::vector<DeclaredOption> taken;
+  if (entry.info.layout == Layout::pair) taken = pairing_options();
+  if (entry.info.declare_options != nullptr)
+    for (const DeclaredOption& own : declared_options(entry.info.declare_options)) taken.push_back(own);
+  return taken;
+}
+
+// Before the parse proper, which needs the module's option group: the module the command line names,
+// and whether it asks for help (which shows every group).
+struct Scouted {
+  std::string module;
+  bool help = false;
+};
+
+Scouted scout(const std::vector<const char*>& argv) {
+  CLI::App app;
+  app.allow_extras();
+  Scouted scouted;
+  app.add_option("-m,--module", scouted.module);
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::CallForHelp&) {
+    scouted.help = true;
+  } catch (const CLI::ParseError&) {
+    // The parse proper says what is wrong.
+  }
+  return scouted;
+}
+
+std::string pair_module_names(const std::vector<CatalogEntry>& modules) {
+  std::string names;
+  for (const CatalogEntry& entry : modules)
+    if (entry.info.layout == Layout::pair) names += (names.empty() ? "" : ", ") + entry.info.name;
+  return names;
+}
+
+// The groups a command line is parsed with: the module's own and the pairing's for a pair module
+// (--help: every module's), and a hidden group that takes the other modules' options, so that they
+// are refused by name once the module is known to be built (make_plan) and anything else is refused
+// by CLI11 as an option no module has.
+struct ModuleGroups {
+  PairingText pairing;
+  CLI::App* own = nullptr;
+  CLI::App* others = nullptr;
+  std::string others_value;
+  std::vector<std::shared_ptr<ModuleOptions>> shown;  // --help: each module's, parsed into nothing
+};
+
+void add_module_groups(CLI::App& app, const std::vector<CatalogEntry>& modules, const Scouted& scouted, RunOptions& o,
+                       ModuleGroups& groups) {
+  const CatalogEntry* chosen = nullptr;
+  for (const CatalogEntry& entry : modules)
+    if (entry.info.name == scouted.module) chosen = &entry;
+  const auto add_pairing = [&] {
+    declare_pairing(*app.add_option_group("pairs of ranks (modules " + pair_module_names(modules) + ")",
+                                          "which ranks measure together: the driver pairs them"),
+                    o, groups.pairing);
+  };
+  if (scouted.help) {
+    add_pairing();
+    for (const CatalogEntry& entry : modules)
+      if (entry.info.declare_options != nullptr)
+        groups.shown.push_back(entry.info.declare_options(*app.add_option_group(entry.info.name, entry.info.measures)));
+    return;
+  }
+  std::vector<std::string> taken;
+  if (chosen != nullptr) {
+    if (chosen->info.layout == Layout::pair) add_pairing();
+    if (chosen->info.declare_options != nullptr) {
+      groups.own = app.add_option_group(chosen->info.name, chosen->info.measures);
+      o.module_options = chosen->info.declare_options(*groups.own);
+    }
+    for (const DeclaredOption& option : options_of_entry(*chosen)) taken.push_back(option.name);
+  }
+  groups.others = app.add_option_group("");
+  std::vector<DeclaredOption> every = pairing_options();
+  for (const CatalogEntry& entry : modules)
+    if (entry.info.declare_options != nullptr)
+      for (const DeclaredOption& option : declared_options(entry.info.declare_options)) every.push_back(option);
+  for (const DeclaredOption& option : every) {
+    if (std::find(taken.begin(), taken.end(), option.name) != taken.end() ||
+        groups.others->get_option_no_throw(option.name) != nullptr)
+      continue;
+    if (option.takes_value)
+      groups.others->add_option(option.name, groups.others_value);
+    else
+      groups.others->add_flag(option.name);
+  }
+}
+
+void finish_module_groups(const CLI::App& app, const ModuleGroups& groups, RunOptions& o) {
+  if (o.module_options != nullptr) {
+    for (const CLI::Option* option : groups.own->get_options())
+      if (option->count() > 0) o.module_options->given_options.push_back("--" + option->get_lnames().front());
+    o.module_options->finish();
+  }
+  finish_pairing(app, o, groups.pairing);
+  if (groups.others == nullptr) return;
+  for (const CLI::Option* option : groups.others->parse_order()) {
+    const std::string name = "--" + option->get_lnames().front();
+    if (std::find(o.foreign_options.begin(), o.foreign_options.end(), name) == o.foreign_options.end())
+      o.foreign_options.push_back(name);
+  }
+}
+
 }  // namespace
 
-const std::vector<const char*> kModuleOptions{"--direction", "--memory",   "--copy",    "--api",
-                                              "--device",    "--pairs",    "--p2p",     "--buffers",
-                                              "--gpu-path",  "--chunk",    "--staging", "--socket-buffer",
-                                              "--nodelay",   "--sizes",    "--flag-below", "--sample",
-                                              "--seed"};
-
-ParsedCommand parse_command_line(const std::vector<std::string>& args) {
+ParsedCommand parse_command_line(const std::vector<std::string>& args, const std::vector<CatalogEntry>& modules) {
   if (args.size() > 1 && args[1] == "info") return parse_info_command(args);
   ParsedCommand parsed;
   RunOptions& o = parsed.options;
@@ -178,45 +328,16 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
   app.add_option("--test-flip-byte", flip, "Tests only: flip byte OFFSET of every arriving message of at least "
                  "SIZE bytes (OFFSET[@SIZE]), to prove the checks fail the run")->group("");
 
-  // Module options: each module accepts only those its catalog entry lists (--list-modules).
-  std::string chunk, socket_buffer, nodelay = "on", sizes, flag_below;
-  std::uint64_t seed = 0;
-  int device = -1;
-  app.add_option("--direction", o.direction, "cudaMemcpy, cuMemcpy: h2d, d2h, d2d (one way), h2d2h (round trip), "
-                 "bidir (h2d and d2h at once)")->check(CLI::IsMember({"h2d", "d2h", "d2d", "h2d2h", "bidir"}));
-  app.add_option("--memory", o.host_memory, "Host memory for GPU copies: pageable (malloc), pinned, write-combined, "
-                 "registered (cudaHostRegister)")->check(CLI::IsMember({"pageable", "pinned", "write-combined", "registered"}));
-  app.add_option("--copy", o.copy, "GPU copies by the copy engine (ce) or a copy kernel on the SMs (sm)")
-      ->check(CLI::IsMember({"ce", "sm"}));
-  app.add_option("--api", o.api, "async: cudaMemcpyAsync timed by cudaEvents behind a spin kernel; sync: cudaMemcpy "
-                 "timed by the host clock")->check(CLI::IsMember({"async", "sync"}));
-  app.add_option("--device", device, "GPU index to use instead of the node-local rank's")->check(CLI::NonNegativeNumber);
-  app.add_option("--pairs", o.pairs, "p2p: GPU pair as SRC:DST (default 0:1), or all for every pair; pair modules: "
-                 "ranks A:B (default 0:1), halves (rank i with i+N/2, all at once), all (every pair, mpiGraph's shifts)");
-  app.add_option("--sizes", sizes, "--pairs all: sizes of the matrices (default 8,1M: a latency and a throughput matrix)");
-  app.add_option("--flag-below", flag_below, "--pairs all: flag links slower than this fraction of the median of "
-                 "comparable links (default 0.8)");
-  app.add_option("--sample", o.sample, "--pairs all: each rank measures K random partners instead of all N-1");
-  app.add_option("--seed", seed, "--sample: seed of the random partners (default: drawn, and recorded)");
-  app.add_option("--p2p", o.p2p_access, "p2p: write (the source GPU pushes) or read (the destination GPU pulls)")
-      ->check(CLI::IsMember({"write", "read"}));
-  app.add_option("--buffers", o.buffers, "mpi: memory on rank 0,rank 1: H,H H,D D,H or D,D (H host, D device)")
-      ->check(CLI::IsMember({"H,H", "H,D", "D,H", "D,D"}));
-  app.add_option("--gpu-path", o.gpu_path, "mpi with device buffers: auto, direct (needs a CUDA-aware MPI), staged")
-      ->check(CLI::IsMember({"auto", "direct", "staged"}));
-  app.add_option("--chunk", chunk, "staged: bytes per chunk of the pipeline (default 1M)");
-  app.add_option("--staging", o.staging, "staged: pipelined (copies overlap sends) or naive (copy, then send)")
-      ->check(CLI::IsMember({"pipelined", "naive"}));
-  app.add_option("--socket-buffer", socket_buffer, "tcp: socket send and receive buffer size (default: the system's)");
-  app.add_option("--nodelay", nodelay, "tcp: TCP_NODELAY on or off (default on)")->check(CLI::IsMember({"on", "off"}));
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  ModuleGroups groups;
+  add_module_groups(app, modules, scout(argv), o, groups);
   app.footer("'npgpu info [--json]' shows what a run here would stand on (hosts, GPUs, links, MPI), measuring "
              "nothing.\nExit codes: 0 done; 1 the measurement failed (corrupt data, a library call); 2 bad input (nothing "
              "written); 3 a wait passed its bound (a rank or GPU stopped answering: --timeout); 4 interrupted by "
              "SIGTERM or SIGINT; 5 an --expect-bw or --expect-latency was not met (the record is written and says "
              "which). On 1, 3 and 4 the record keeps every finished size, the run marked failed or incomplete.");
 
-  std::vector<const char*> argv;
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
   try {
     app.parse(static_cast<int>(argv.size()), argv.data());
   } catch (const CLI::CallForHelp&) {
@@ -231,23 +352,13 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
     throw UsageError(error.what());
   }
 
-  for (const char* name : kModuleOptions)
-    if (app.count(name) > 0) o.module_options_given.push_back(name);
-  if (device >= 0) o.device = device;
-  if (!chunk.empty()) o.chunk = parse_size(chunk, "--chunk");
-  if (!socket_buffer.empty()) o.socket_buffer = parse_size(socket_buffer, "--socket-buffer");
-  o.nodelay = nodelay == "on";
-  if (!sizes.empty()) o.sizes = parse_size_list(sizes);
-  if (!flag_below.empty()) o.flag_below = parse_fraction(flag_below, "--flag-below");
-  if (app.count("--seed") > 0) o.seed = seed;
+  finish_module_groups(app, groups, o);
   if (app.count("--timeout") > 0) o.timeout = timeout;
   o.window_given = app.count("--window") > 0;
   for (const std::string& text : expect_bw) o.expectations.push_back(parse_expect_bw(text));
   for (const std::string& text : expect_latency) o.expectations.push_back(parse_expect_latency(text));
   if (!o.np_out.empty()) check_np_out_path(o.np_out);
   if (!flip.empty()) o.flip = parse_byte_flip(flip);
-  if (app.count("--sample") > 0 && o.sample == 0)
-    throw UsageError("--sample 0: each rank needs at least one partner; choose 1 to N-1 for N ranks");
 
   if (list_modules) {
     parsed.action = Action::list_modules;
@@ -272,6 +383,12 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args) {
     throw UsageError("--min-trials " + std::to_string(o.min_trials) + " is above --max-trials " +
                      std::to_string(o.max_trials));
   return parsed;
+}
+
+std::vector<std::string> options_taken(const CatalogEntry& entry) {
+  std::vector<std::string> names;
+  for (const DeclaredOption& option : options_of_entry(entry)) names.push_back(option.name);
+  return names;
 }
 
 }  // namespace npgpu

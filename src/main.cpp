@@ -77,9 +77,10 @@ std::string buffers_text(const RunOptions& options, std::uint64_t cache_bytes) {
 
 std::string modules_taking(const std::string& option) {
   std::string names;
-  for (const CatalogEntry& entry : module_catalog())
-    if (std::find(entry.info.options.begin(), entry.info.options.end(), option) != entry.info.options.end())
-      names += (names.empty() ? "" : ", ") + entry.info.name;
+  for (const CatalogEntry& entry : module_catalog()) {
+    const std::vector<std::string> taken = options_taken(entry);
+    if (std::find(taken.begin(), taken.end(), option) != taken.end()) names += (names.empty() ? "" : ", ") + entry.info.name;
+  }
   return names.empty() ? "no module takes it" : "it applies to " + names;
 }
 
@@ -144,12 +145,13 @@ Plan make_plan(RunOptions options, int ranks) {
   if (plan.entry->make == nullptr)
     throw UsageError("module " + info.name + " needs " + info.build_needs + ", and this build has none: rebuild where " +
                      info.build_needs + " is installed (see README, 'Building')");
-  for (const std::string& given : options.module_options_given)
-    if (std::find(info.options.begin(), info.options.end(), given) == info.options.end())
-      throw UsageError(given + " does not apply to module " + info.name + " (" + modules_taking(given) + ")");
+  if (!options.foreign_options.empty()) {
+    const std::string& given = options.foreign_options.front();
+    throw UsageError(given + " does not apply to module " + info.name + " (" + modules_taking(given) + ")");
+  }
   if (options.nvtx && !nvtx_available())
     throw UsageError("--nvtx: this build has no NVTX (it comes with the CUDA toolkit); rebuild with CUDA");
-  if (info.resolve_options != nullptr) info.resolve_options(options);
+  if (options.module_options != nullptr) options.module_options->resolve(options);
   plan.options = std::move(options);
   if (info.layout == Layout::pair) plan_pairs(plan, ranks);
   RunOptions& o = plan.options;
@@ -211,7 +213,7 @@ void save_failed(RunRecord& record, RecordWriter& writer, std::mutex& lock, cons
 int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard) {
   ParsedCommand command;
   try {
-    command = parse_command_line(args);
+    command = parse_command_line(args, module_catalog());
   } catch (const UsageError& error) {
     return fail(team, error.what(), kExitUsage);
   }

@@ -1,5 +1,9 @@
 #include "npgpu/module.hpp"
 
+#include <algorithm>
+
+#include "npgpu/module_options.hpp"
+
 namespace npgpu {
 
 TransferShape Module::shape(Pattern pattern, std::uint64_t bytes, std::uint64_t window) const {
@@ -28,6 +32,10 @@ const char* pattern_name(Pattern pattern) {
     case Pattern::bidir: return "bidir";
   }
   return "?";
+}
+
+bool ModuleOptions::given(std::string_view option) const {
+  return std::find(given_options.begin(), given_options.end(), option) != given_options.end();
 }
 
 }  // namespace npgpu

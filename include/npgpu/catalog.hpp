@@ -1,5 +1,6 @@
 #pragma once
-// Every module npgpu knows, whether this build has it, and whether this machine can run it.
+// Every module npgpu knows, whether this build has it, and whether this machine can run it. Each
+// module folder defines its entries with NPGPU_MODULE; modules/CMakeLists.txt lists the folders.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "npgpu/module.hpp"
+#include "npgpu/module_options.hpp"
 #include "npgpu/path_words.hpp"
 
 namespace npgpu {
@@ -19,16 +21,24 @@ struct ModuleInfo {
   std::uint64_t default_upper;
   std::string build_needs;        // "" or what the build lacked ("CUDA", "NCCL")
   PathWords (*words)(const PlacementFacts&) = nullptr;  // what a break or a shortfall can mean on its path
-  std::vector<std::string> options = {};        // the module options (kModuleOptions) it accepts
-  void (*resolve_options)(RunOptions&) = nullptr;  // settles options that depend on each other
+  DeclareOptions declare_options = nullptr;             // the module's option group; null: it has none
 };
+
+using MakeModule = std::unique_ptr<Module> (*)();
+using UnavailableHere = std::string (*)();
 
 struct CatalogEntry {
   ModuleInfo info;
-  std::unique_ptr<Module> (*make)();     // null when this build lacks what the module needs
-  std::string (*unavailable_here)();     // null, or why this machine cannot run it ("" if it can)
+  MakeModule make;                   // null when this build lacks what the module needs
+  UnavailableHere unavailable_here;  // null, or why this machine cannot run it ("" if it can)
 };
 
+// A module folder's catalog entries, written once in the folder, inside namespace npgpu:
+//     NPGPU_MODULE(memcpy) { return {{{"memcpy", ...}, make_memcpy_module, nullptr}}; }
+// The folder's name is the one its line in modules/CMakeLists.txt gives (npgpu_module(memcpy)).
+#define NPGPU_MODULE(folder) std::vector<CatalogEntry> catalog_entries_##folder()
+
+// Every module of modules/CMakeLists.txt, in the order of its lines there.
 const std::vector<CatalogEntry>& module_catalog();
 
 // The entry for `name`; UsageError naming the known modules when there is none.

@@ -1,6 +1,7 @@
 #pragma once
 // Everything the user chose on the command line, parsed and checked for form.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "npgpu/calibration.hpp"
 #include "npgpu/expectations.hpp"
 #include "npgpu/fault.hpp"
+#include "npgpu/module_options.hpp"
 #include "npgpu/schedule.hpp"
 #include "npgpu/sizes.hpp"
 #include "npgpu/statistics.hpp"
@@ -49,27 +51,18 @@ struct RunOptions {
   std::vector<Expectation> expectations;  // --expect-bw, --expect-latency: exit 5 when one is not met
   std::string command_line;
 
-  // Module options: a module accepts only those its catalog entry names (ModuleInfo::options);
-  // the names given on the command line are kept to refuse the others.
-  std::vector<std::string> module_options_given;
-  std::string direction = "h2d";         // cudaMemcpy, cuMemcpy: h2d, d2h, d2d, h2d2h, bidir
-  std::string host_memory = "pinned";    // pageable, pinned, write-combined, registered
-  std::string copy = "ce";               // ce (copy engine) or sm (a copy kernel)
-  std::string api = "async";             // async (cudaEvents behind a spin kernel) or sync (host clock)
-  std::optional<int> device;             // GPU index, instead of the node-local rank's
-  std::string pairs;                     // p2p: GPU pairs, "all" or "0:1" (source:destination);
-                                         // pair modules: rank pairs, "A:B", "halves" or "all"; default 0:1
+  // The module's own options (null where it has none: memcpy), parsed from its option group.
+  std::shared_ptr<ModuleOptions> module_options;
+  // Options given that the module does not take: another module's, or the pairing's where the module
+  // pairs no ranks. Refused, naming the modules that take them, once the module is known to be built.
+  std::vector<std::string> foreign_options;
+
+  // Pair modules (Layout::pair): the driver pairs their ranks and, for --pairs all, draws a matrix.
+  std::string pairs;                     // "A:B", "halves" or "all"; default 0:1
   std::vector<std::uint64_t> sizes;      // --pairs all: the sizes of the matrices (default 8 B and 1 MiB)
   double flag_below = 0.8;               // --pairs all: flag cells under this fraction of their class's median
   std::uint64_t sample = 0;              // --pairs all: partners per rank, 0 = every other rank
   std::optional<std::uint64_t> seed;     // --sample: the draw's seed; otherwise one is drawn and recorded
-  std::string p2p_access = "write";      // p2p: write (source pushes) or read (destination pulls)
-  std::string buffers = "H,H";           // mpi: H(ost) or D(evice) memory on rank 0, rank 1
-  std::string gpu_path = "auto";         // mpi with D buffers: auto, direct (CUDA-aware MPI), staged
-  std::uint64_t chunk = 1024 * 1024;     // staged: bytes per pipelined chunk
-  std::string staging = "pipelined";     // staged: pipelined or naive
-  std::uint64_t socket_buffer = 0;       // tcp: SO_SNDBUF and SO_RCVBUF bytes, 0 = the system's
-  bool nodelay = true;                   // tcp: TCP_NODELAY
 };
 
 // What the command line asks for: a run, or one of the answers that need no run.
@@ -82,11 +75,14 @@ struct ParsedCommand {
   bool info_json = false;  // npgpu info --json
 };
 
-// The options that belong to particular modules (RunOptions' second part).
-extern const std::vector<const char*> kModuleOptions;
+struct CatalogEntry;
 
 // Throws UsageError with one line naming what is wrong and what is allowed. "npgpu info ..." is
 // the info command; every other command line is a run (or --help, --version, --list-modules).
-ParsedCommand parse_command_line(const std::vector<std::string>& args);
+// `modules`: the catalog, whose entries declare their option groups (module_catalog()).
+ParsedCommand parse_command_line(const std::vector<std::string>& args, const std::vector<CatalogEntry>& modules);
+
+// The options `entry` takes besides the run's: its own group's, and the pairing's for a pair module.
+std::vector<std::string> options_taken(const CatalogEntry& entry);
 
 }  // namespace npgpu

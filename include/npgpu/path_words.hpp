@@ -21,6 +21,9 @@ struct PathWords {
 // gpu_path, copy, tcp_nodelay ... (docs/hdf5-schema.md).
 using PlacementFacts = std::map<std::string, std::string>;
 
+// A fact's value, or "" where the record has none.
+std::string fact_of(const PlacementFacts& facts, const std::string& name);
+
 // The words for a run of `module` with these facts (the catalog's: path_words in catalog.hpp).
 using PathWordsOf = PathWords (*)(const std::string& module, const PlacementFacts& facts);
 

@@ -2,12 +2,13 @@
 // The GPU a rank measures: chosen from the node-local rank or --device, made current, with the
 // measuring thread moved next to it; and what the record says about it.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "npgpu/gpu_binding.hpp"
-#include "npgpu/options.hpp"
+#include "npgpu/module.hpp"
 #include "npgpu/team.hpp"
 
 namespace npgpu {
@@ -33,7 +34,7 @@ struct Gpu {
 
 // Collective only when the launcher does not say the node-local rank (MPI_Comm_split_type).
 // UsageError when there is no GPU for this rank.
-Gpu open_gpu(const Team& team, const RunOptions& options);
+Gpu open_gpu(const Team& team, std::optional<int> device);
 // GPU `index` made current, the thread moved next to it (modules that use several GPUs).
 Gpu open_gpu_index(int index);
 // What GPU `index` is and where it sits, without making it current or creating a context.

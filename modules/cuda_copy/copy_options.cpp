@@ -2,35 +2,31 @@
 
 #include <algorithm>
 
+#include "cuda_common/gpu_options.hpp"
 #include "npgpu/errors.hpp"
 
 namespace npgpu {
 namespace {
 
-bool given(const RunOptions& options, const char* name) {
-  const auto& names = options.module_options_given;
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
 // --pattern alone picks the direction that measures it; both given must agree.
-void settle_direction(RunOptions& options) {
-  if (options.pattern_given && !given(options, "--direction")) {
-    if (options.pattern == Pattern::pingpong) options.direction = "h2d2h";
-    if (options.pattern == Pattern::bidir) options.direction = "bidir";
+void settle_direction(CopyOptions& options, RunOptions& run) {
+  if (run.pattern_given && !options.given("--direction")) {
+    if (run.pattern == Pattern::pingpong) options.direction = "h2d2h";
+    if (run.pattern == Pattern::bidir) options.direction = "bidir";
   }
   const Pattern measured = direction_pattern(options.direction);
-  if (options.pattern_given && options.pattern != measured)
-    throw UsageError("--pattern " + std::string(pattern_name(options.pattern)) + " conflicts with --direction " +
+  if (run.pattern_given && run.pattern != measured)
+    throw UsageError("--pattern " + std::string(pattern_name(run.pattern)) + " conflicts with --direction " +
                      options.direction + ", which measures pattern " + pattern_name(measured) +
                      ": give one of them (h2d2h is the round trip, bidir both directions at once)");
-  options.pattern = measured;
-  options.pattern_given = true;
+  run.pattern = measured;
+  run.pattern_given = true;
 }
 
-void check_memory_kind(RunOptions& options) {
+void check_memory_kind(CopyOptions& options) {
   const bool pageable = options.host_memory == "pageable";
   if (options.direction == "d2d") {
-    if (given(options, "--memory"))
+    if (options.given("--memory"))
       throw UsageError("--memory " + options.host_memory +
                        " does not apply to --direction d2d: a copy inside one GPU uses no host memory");
     return;
@@ -42,7 +38,7 @@ void check_memory_kind(RunOptions& options) {
   if (options.direction == "bidir")
     throw UsageError("--direction bidir cannot use --memory pageable: the driver copies pageable memory "
                      "synchronously, so the two directions cannot overlap; use pinned memory");
-  if (given(options, "--api") && options.api == "async")
+  if (options.given("--api") && options.api == "async")
     throw UsageError("--api async cannot use --memory pageable: the driver copies pageable memory synchronously "
                      "through its own pinned buffers, which would block behind the timing gate; use --api sync "
                      "(the default for pageable memory)");
@@ -74,18 +70,34 @@ Pattern direction_pattern(const std::string& direction) {
   return Pattern::stream;
 }
 
-void resolve_cuda_memcpy_options(RunOptions& options) {
-  settle_direction(options);
-  check_memory_kind(options);
-  if (options.direction == "bidir" && options.api == "sync")
+void CopyOptions::resolve(RunOptions& run) {
+  if (driver_api && copy == "sm")
+    throw UsageError("--copy sm does not apply to module cuMemcpy: a copy kernel calls no copy API, so it is "
+                     "measured once, with --module cudaMemcpy --copy sm");
+  settle_direction(*this, run);
+  check_memory_kind(*this);
+  if (direction == "bidir" && api == "sync")
     throw UsageError("--direction bidir needs --api async: a blocking copy cannot overlap the other direction");
 }
 
-void resolve_cu_memcpy_options(RunOptions& options) {
-  if (options.copy == "sm")
-    throw UsageError("--copy sm does not apply to module cuMemcpy: a copy kernel calls no copy API, so it is "
-                     "measured once, with --module cudaMemcpy --copy sm");
-  resolve_cuda_memcpy_options(options);
+namespace {
+
+std::shared_ptr<ModuleOptions> declare_copy_options(CLI::App& group, bool driver_api) {
+  auto options = std::make_shared<CopyOptions>(driver_api);
+  group.add_option("--direction", options->direction, "h2d, d2h, d2d (one way), h2d2h (round trip), bidir (h2d and "
+                   "d2h at once)")->check(CLI::IsMember({"h2d", "d2h", "d2d", "h2d2h", "bidir"}));
+  group.add_option("--memory", options->host_memory, "Host memory: pageable (malloc), pinned, write-combined, "
+                   "registered (cudaHostRegister)")->check(CLI::IsMember({"pageable", "pinned", "write-combined", "registered"}));
+  declare_copy(group, options->copy);
+  group.add_option("--api", options->api, "async: copies timed by cudaEvents behind a spin kernel; sync: blocking "
+                   "copies timed by the host clock")->check(CLI::IsMember({"async", "sync"}));
+  declare_device(group, options->device);
+  return options;
 }
+
+}  // namespace
+
+std::shared_ptr<ModuleOptions> declare_cuda_memcpy_options(CLI::App& group) { return declare_copy_options(group, false); }
+std::shared_ptr<ModuleOptions> declare_cu_memcpy_options(CLI::App& group) { return declare_copy_options(group, true); }
 
 }  // namespace npgpu

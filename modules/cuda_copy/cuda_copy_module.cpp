@@ -8,9 +8,10 @@
 #include "cuda_common/copy_routine.hpp"
 #include "cuda_common/cuda_check.hpp"
 #include "cuda_common/gpu.hpp"
+#include "cuda_common/gpu_options.hpp"
 #include "cuda_common/link_peaks.hpp"
 #include "cuda_common/memory.hpp"
-#include "factories.hpp"
+#include "npgpu/module.hpp"
 #include "npgpu/sizes.hpp"
 #include "npgpu/sysinfo.hpp"
 
@@ -68,8 +69,8 @@ std::uint64_t host_pool_bytes(const RunOptions& options, std::uint64_t max_bytes
   return rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
 }
 
-std::size_t host_places(const RunOptions& options) {
-  const std::vector<std::size_t> places = places_used(direction_legs(options.direction));
+std::size_t host_places(const std::string& direction) {
+  const std::vector<std::size_t> places = places_used(direction_legs(direction));
   return static_cast<std::size_t>(std::count_if(places.begin(), places.end(), on_host));
 }
 
@@ -79,19 +80,20 @@ class CudaCopyModule final : public Module {
 
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
-    direction_ = options.direction;
+    const CopyOptions& own = options_of<CopyOptions>(options.module_options);
+    direction_ = own.direction;
     flip_ = options.flip;
-    blocking_ = options.api == "sync";
-    kernel_ = options.copy == "sm";
-    memory_kind_ = host_memory_kind(options.host_memory);
+    blocking_ = own.api == "sync";
+    kernel_ = own.copy == "sm";
+    memory_kind_ = host_memory_kind(own.host_memory);
     // First: the thread moves next to the GPU, so the host memory below lands on its NUMA node.
-    gpu_ = open_gpu(setup.team, options);
+    gpu_ = open_gpu(setup.team, chosen_device(own.device));
     const bool cold = options.cache == CacheState::cold;
     const CopyLegs legs = direction_legs(direction_);
     const std::vector<std::size_t> places = places_used(legs);
     const std::uint64_t gpu_pool = rotation_pool_bytes(setup.max_bytes, gpu_.l2_bytes, cold);
     const std::uint64_t host_pool = host_pool_bytes(options, setup.max_bytes);
-    require_gpu_memory(gpu_, gpu_pool * (places.size() - host_places(options)), api_.module);
+    require_gpu_memory(gpu_, gpu_pool * (places.size() - host_places(direction_)), api_.module);
     gpu_rotation_ = cold ? "cache-cold: copies rotate over " + format_bytes(gpu_pool) + " of GPU memory per buffer (L2 " +
                                format_bytes(gpu_.l2_bytes) + ")"
                          : "cache-warm: every copy reuses one GPU buffer";
@@ -126,7 +128,8 @@ class CudaCopyModule final : public Module {
 
   std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
     const std::uint64_t check_staging = options.check_data ? max_bytes : 0;
-    return host_places(options) * host_pool_bytes(options, max_bytes) + check_staging;
+    const std::string& direction = options_of<CopyOptions>(options.module_options).direction;
+    return host_places(direction) * host_pool_bytes(options, max_bytes) + check_staging;
   }
 
   std::string primary_timer_name() const override { return blocking_ ? kBlockingHostTimer : kGatedEventsTimer; }

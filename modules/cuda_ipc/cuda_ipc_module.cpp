@@ -9,7 +9,8 @@
 
 #include "cuda_common/cuda_check.hpp"
 #include "cuda_common/gpu.hpp"
-#include "factories.hpp"
+#include "cuda_common/gpu_options.hpp"
+#include "npgpu/module.hpp"
 #include "pair/cuda_stream.hpp"
 #include "pair/message_memory.hpp"
 #include "pair/pair_comm.hpp"
@@ -76,7 +77,8 @@ class CudaIpcModule final : public Module {
     comm_ = PairComm(setup.team);
     const MPI_Comm comm = comm_.get();
     require_one_host("cudaIpc", gather_all(comm, processor_name()), setup.pairing);
-    on_all_ranks(setup.team, [&] { gpu_ = open_gpu(setup.team, options); });
+    const std::optional<int> device = chosen_device(options_of<DeviceOptions>(options.module_options).device);
+    on_all_ranks(setup.team, [&] { gpu_ = open_gpu(setup.team, device); });
     const RankFacts gpus = gather_all(comm, std::to_string(gpu_.index));
 
     // Every pool rotates alike, so a message lands at the place it has in the sender's pool.

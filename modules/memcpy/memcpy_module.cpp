@@ -1,7 +1,7 @@
 // memcpy: copies inside one process, NetPIPE's memcpy module. Every rank measures its own memory.
 #include <cstring>
 
-#include "factories.hpp"
+#include "npgpu/module.hpp"
 #include "npgpu/buffers.hpp"
 #include "npgpu/fault.hpp"
 #include "npgpu/sysinfo.hpp"

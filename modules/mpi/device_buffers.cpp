@@ -7,6 +7,7 @@
 
 #ifdef NPGPU_HAVE_CUDA
 #include "cuda_common/gpu.hpp"
+#include "cuda_common/gpu_options.hpp"
 #include "mpi/staged_transfer.hpp"
 #include "pair/message_memory.hpp"
 #endif
@@ -18,13 +19,13 @@ namespace {
 // the jitter of either.
 constexpr std::uint64_t kPipelineSlots = 4;
 
-std::uint64_t chunk_bytes(const RunOptions& options, std::uint64_t max_bytes) {
+std::uint64_t chunk_bytes(const MpiOptions& options, std::uint64_t max_bytes) {
   return options.staging == "naive" ? max_bytes : std::min(options.chunk, max_bytes);
 }
 
 }  // namespace
 
-std::string staging_description(const RunOptions& options, std::uint64_t max_bytes) {
+std::string staging_description(const MpiOptions& options, std::uint64_t max_bytes) {
   if (options.staging == "naive") return "naive: whole message copied off the GPU, sent, copied on (no overlap)";
   return "pipelined: " + format_bytes(chunk_bytes(options, max_bytes)) + " chunks through " +
          std::to_string(kPipelineSlots) + " pinned bounce buffers each way";
@@ -32,18 +33,18 @@ std::string staging_description(const RunOptions& options, std::uint64_t max_byt
 
 #ifdef NPGPU_HAVE_CUDA
 
-DeviceBuffers open_device_buffers(const Team& team, const RunOptions& options, std::uint64_t max_bytes) {
+DeviceBuffers open_device_buffers(const Team& team, const MpiOptions& options, bool cold, std::uint64_t max_bytes) {
   Gpu gpu;
   try {
-    gpu = open_gpu(team, options);
+    gpu = open_gpu(team, chosen_device(options.device));
   } catch (const UsageError& error) {
     throw UsageError("--buffers " + options.buffers + " puts this rank's messages in GPU memory, but " + error.what());
   }
-  const std::uint64_t pool = rotation_pool_bytes(max_bytes, gpu.l2_bytes, options.cache == CacheState::cold);
-  return {make_device_message_memory(pool, options.cache == CacheState::cold, max_bytes), gpu_facts(gpu)};
+  const std::uint64_t pool = rotation_pool_bytes(max_bytes, gpu.l2_bytes, cold);
+  return {make_device_message_memory(pool, cold, max_bytes), gpu_facts(gpu)};
 }
 
-std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, const RunOptions& options, std::uint64_t max_bytes,
+std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, const MpiOptions& options, std::uint64_t max_bytes,
                                                  bool on_device) {
   const std::uint64_t slots = options.staging == "naive" ? 1 : kPipelineSlots;
   return std::make_unique<StagedTransport>(comm, StagingShape{chunk_bytes(options, max_bytes), slots}, on_device);
@@ -51,11 +52,11 @@ std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, const RunOptions
 
 #else
 
-DeviceBuffers open_device_buffers(const Team&, const RunOptions& options, std::uint64_t) {
+DeviceBuffers open_device_buffers(const Team&, const MpiOptions& options, bool, std::uint64_t) {
   throw UsageError("--buffers " + options.buffers + ": GPU buffers need CUDA, and this build has none");
 }
 
-std::unique_ptr<Transport> make_staged_transport(MPI_Comm, const RunOptions&, std::uint64_t, bool) {
+std::unique_ptr<Transport> make_staged_transport(MPI_Comm, const MpiOptions&, std::uint64_t, bool) {
   throw UsageError("--gpu-path staged needs CUDA, and this build has none");
 }
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "npgpu/options.hpp"
+#include "mpi/mpi_options.hpp"
 #include "npgpu/team.hpp"
 #include "pair/transport.hpp"
 
@@ -20,13 +20,14 @@ struct DeviceBuffers {
   std::vector<std::pair<std::string, std::string>> facts;  // the GPU's, for the record
 };
 
-// Opens this rank's GPU (node-local rank or --device) and its send and receive pools.
-DeviceBuffers open_device_buffers(const Team& team, const RunOptions& options, std::uint64_t max_bytes);
+// Opens this rank's GPU (node-local rank or --device) and its send and receive pools, rotated
+// over more than its L2 cache when `cold`.
+DeviceBuffers open_device_buffers(const Team& team, const MpiOptions& options, bool cold, std::uint64_t max_bytes);
 
 // The chunked staging transport of --staging and --chunk; `on_device`: this rank's messages are
 // GPU memory (a host rank sends the same chunks straight from its memory and needs no GPU).
-std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, const RunOptions& options, std::uint64_t max_bytes,
+std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, const MpiOptions& options, std::uint64_t max_bytes,
                                                  bool on_device);
-std::string staging_description(const RunOptions& options, std::uint64_t max_bytes);
+std::string staging_description(const MpiOptions& options, std::uint64_t max_bytes);
 
 }  // namespace npgpu

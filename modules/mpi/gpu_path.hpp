@@ -3,8 +3,6 @@
 // Pure functions (but mpi_cuda_awareness), so they are tested on machines without GPUs.
 #include <string>
 
-#include "npgpu/options.hpp"
-
 namespace npgpu {
 
 // Whether this MPI hands GPU pointers on safely: at build time (Open MPI's <mpi-ext.h> defines
@@ -31,12 +29,5 @@ GpuPathChoice choose_gpu_path(const std::string& requested, CudaAwareness awaren
 // Where each side's messages live, from --buffers ("D,H": the first rank of each pair device, the
 // second host); side 0 or 1.
 bool side_uses_device(const std::string& buffers, int side);
-
-// mpi's catalog hook, the same on every rank: --buffers, --gpu-path, --chunk and --staging
-// together, and whether this build and this MPI can do what they ask.
-void resolve_mpi_options(RunOptions& options);
-
-// The catalog hook's test seam: the same with the build's and the MPI's answers given.
-void resolve_mpi_options(RunOptions& options, bool built_with_cuda, CudaAwareness awareness);
 
 }  // namespace npgpu

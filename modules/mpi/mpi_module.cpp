@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "cuda_common/link_peaks.hpp"
-#include "factories.hpp"
+#include "npgpu/module.hpp"
 #include "mpi/device_buffers.hpp"
 #include "mpi/gpu_path.hpp"
 #include "mpi/mpi_transport.hpp"
@@ -28,26 +28,27 @@ class MpiModule final : public Module {
  public:
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
+    const MpiOptions& own = options_of<MpiOptions>(options.module_options);
     if (setup.max_bytes > static_cast<std::uint64_t>(INT_MAX))
       throw UsageError("--upper " + std::to_string(setup.max_bytes) +
                        ": module mpi sends at most 2147483647 bytes per message (MPI counts are int)");
-    const bool first_on_device = side_uses_device(options.buffers, 0);
-    const bool second_on_device = side_uses_device(options.buffers, 1);
+    const bool first_on_device = side_uses_device(own.buffers, 0);
+    const bool second_on_device = side_uses_device(own.buffers, 1);
     comm_ = PairComm(setup.team);
     pattern_ = options.pattern;
     hosts_ = gather_all(comm_.get(), processor_name());
     networks_ = gather_all(comm_.get(), tcp::local_networks());
     const PairSide side = side_of(setup.pairing, comm_.rank());
     if (side == PairSide::both && first_on_device != second_on_device)
-      throw UsageError("--buffers " + options.buffers + ": with --pairs all every rank both starts and answers "
+      throw UsageError("--buffers " + own.buffers + ": with --pairs all every rank both starts and answers "
                        "exchanges, so both sides need the same memory: H,H or D,D");
     const bool on_device = side == PairSide::second ? second_on_device : side != PairSide::idle && first_on_device;
     const bool peer_on_device = side == PairSide::first ? second_on_device : first_on_device;
     path_ = {GpuPath::host, "host: both ranks' messages are host memory"};
-    if (first_on_device || second_on_device) path_ = choose_gpu_path(options.gpu_path, mpi_cuda_awareness());
+    if (first_on_device || second_on_device) path_ = choose_gpu_path(own.gpu_path, mpi_cuda_awareness());
 
     if (on_device) {
-      DeviceBuffers device = open_device_buffers(setup.team, options, setup.max_bytes);
+      DeviceBuffers device = open_device_buffers(setup.team, own, options.cache == CacheState::cold, setup.max_bytes);
       memory_ = std::move(device.memory);
       gpu_facts_ = std::move(device.facts);
     } else {
@@ -56,10 +57,10 @@ class MpiModule final : public Module {
       memory_ = make_host_message_memory(pool_bytes(options, setup.max_bytes), options.cache == CacheState::cold);
     }
     if (path_.path == GpuPath::staged)
-      transport_ = make_staged_transport(comm_.get(), options, setup.max_bytes, on_device);
+      transport_ = make_staged_transport(comm_.get(), own, setup.max_bytes, on_device);
     else
       transport_ = std::make_unique<MpiTransport>(comm_.get());
-    staging_ = path_.path == GpuPath::staged ? staging_description(options, setup.max_bytes) : "";
+    staging_ = path_.path == GpuPath::staged ? staging_description(own, setup.max_bytes) : "";
     patterns_.emplace("mpi", options, *memory_, peer_on_device, *transport_);
   }
 

@@ -13,7 +13,8 @@
 
 #include "cuda_common/cuda_check.hpp"
 #include "cuda_common/gpu.hpp"
-#include "factories.hpp"
+#include "cuda_common/gpu_options.hpp"
+#include "npgpu/module.hpp"
 #include "pair/cuda_stream.hpp"
 #include "pair/message_memory.hpp"
 #include "pair/pair_comm.hpp"
@@ -77,7 +78,8 @@ class NcclModule final : public Module {
     const RunOptions& options = setup.options;
     comm_ = PairComm(setup.team);
     const int rank = comm_.rank();
-    on_all_ranks(setup.team, [&] { gpu_ = open_gpu(setup.team, options); });
+    const std::optional<int> device = chosen_device(options_of<DeviceOptions>(options.module_options).device);
+    on_all_ranks(setup.team, [&] { gpu_ = open_gpu(setup.team, device); });
     require_own_gpus("nccl", gather_all(comm_.get(), processor_name()), gather_all(comm_.get(), gpu_.pci_bus_id));
 
     ncclUniqueId id{};

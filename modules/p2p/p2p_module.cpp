@@ -14,7 +14,7 @@
 #include "cuda_common/link_peaks.hpp"
 #include "cuda_common/memory.hpp"
 #include "cuda_common/nvlinks.hpp"
-#include "factories.hpp"
+#include "npgpu/module.hpp"
 #include "npgpu/sizes.hpp"
 #include "p2p_options.hpp"
 
@@ -41,10 +41,11 @@ class P2pModule final : public Module {
     const RunOptions& options = setup.options;
     pattern_ = options.pattern;
     flip_ = options.flip;
-    write_ = options.p2p_access == "write";
-    kernel_ = options.copy == "sm";
+    const P2pOptions& own = options_of<P2pOptions>(options.module_options);
+    write_ = own.access == "write";
+    kernel_ = own.copy == "sm";
     legs_ = pair_legs(pattern_, write_);
-    pairs_ = expand_pairs(parse_pairs(options.pairs), cuda_device_count(), pattern_);
+    pairs_ = expand_pairs(parse_pairs(own.pairs), cuda_device_count(), pattern_);
     std::vector<int> used;
     for (const GpuPair& pair : pairs_) used.insert(used.end(), {pair.source, pair.destination});
     for (int index : used)

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "cuda_common/gpu_options.hpp"
 #include "npgpu/errors.hpp"
 
 namespace npgpu {
@@ -73,6 +74,15 @@ CopyLegs pair_legs(Pattern pattern, bool write) {
   return {};
 }
 
-void resolve_p2p_options(RunOptions& options) { parse_pairs(options.pairs); }
+void P2pOptions::resolve(RunOptions&) { parse_pairs(pairs); }
+
+std::shared_ptr<ModuleOptions> declare_p2p_options(CLI::App& group) {
+  auto options = std::make_shared<P2pOptions>();
+  declare_copy(group, options->copy);
+  group.add_option("--pairs", options->pairs, "GPU pair as SRC:DST (default 0:1), or all for every pair");
+  group.add_option("--p2p", options->access, "write (the source GPU pushes) or read (the destination GPU pulls)")
+      ->check(CLI::IsMember({"write", "read"}));
+  return options;
+}
 
 }  // namespace npgpu

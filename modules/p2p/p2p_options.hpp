@@ -1,10 +1,12 @@
 #pragma once
 // p2p before any GPU is touched: which GPU pairs, and the copies each pattern makes between them.
 // No CUDA here.
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cuda_common/copy_legs.hpp"
+#include "npgpu/module_options.hpp"
 #include "npgpu/options.hpp"
 
 namespace npgpu {
@@ -38,7 +40,16 @@ inline constexpr std::size_t kSourceStream = 0, kDestinationStream = 1;
 // stream: source -> destination; bidir: both ways at once; pingpong: there and back, chained.
 CopyLegs pair_legs(Pattern pattern, bool write);
 
-// Checks the form of --pairs before any GPU is touched.
-void resolve_p2p_options(RunOptions& options);
+// p2p's own options; resolve() checks the form of --pairs before any GPU is touched.
+struct P2pOptions : ModuleOptions {
+  void resolve(RunOptions& run) override;
+
+  std::string copy = "ce";       // ce (copy engine) or sm (a copy kernel)
+  std::string pairs;             // GPU pairs: "all" or "SRC:DST"; default 0:1
+  std::string access = "write";  // write (the source pushes) or read (the destination pulls)
+};
+
+// p2p's option group (the catalog's DeclareOptions).
+std::shared_ptr<ModuleOptions> declare_p2p_options(CLI::App& group);
 
 }  // namespace npgpu

@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "cuda_common/link_peaks.hpp"
-#include "factories.hpp"
+#include "npgpu/module.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/network_peaks.hpp"
 #include "npgpu/sysinfo.hpp"
@@ -18,6 +18,7 @@
 #include "pair/pair_facts.hpp"
 #include "pair/pair_patterns.hpp"
 #include "tcp/socket.hpp"
+#include "tcp/tcp_options.hpp"
 
 namespace npgpu {
 namespace {
@@ -52,11 +53,11 @@ class TcpModule final : public Module {
  public:
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
-    if (options.socket_buffer > static_cast<std::uint64_t>(INT_MAX))
-      throw UsageError("--socket-buffer " + std::to_string(options.socket_buffer) +
+    socket_options_ = options_of<TcpOptions>(options.module_options).socket;
+    if (socket_options_.buffer_bytes > static_cast<std::uint64_t>(INT_MAX))
+      throw UsageError("--socket-buffer " + std::to_string(socket_options_.buffer_bytes) +
                        ": the kernel takes at most 2147483647 bytes (an int)");
     comm_ = PairComm(setup.team);
-    socket_options_ = {options.socket_buffer, options.nodelay};
     pattern_ = options.pattern;
     connect_partners(partners(setup.pairing, comm_.rank()));
     const std::uint64_t pool = rotation_pool_bytes(setup.max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);

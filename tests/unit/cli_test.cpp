@@ -1,16 +1,21 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "mpi/mpi_options.hpp"
 #include "npgpu/catalog.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/options.hpp"
+#include "p2p/p2p_options.hpp"
 #include "support/refusal.hpp"
+#include "tcp/tcp_options.hpp"
 
 namespace npgpu {
 namespace {
 
 ParsedCommand parse(std::vector<std::string> args) {
   args.insert(args.begin(), "npgpu");
-  return parse_command_line(args);
+  return parse_command_line(args, module_catalog());
 }
 
 // The one-line message a rejected command line gives.
@@ -67,20 +72,73 @@ TEST(CommandLine, EveryOption) {
   EXPECT_EQ(o.output, "x.h5");
 }
 
-TEST(CommandLine, ModuleOptionsAreParsedAndRemembered) {
+TEST(CommandLine, ModuleOptionsAreParsedIntoTheModulesOwnStruct) {
   const RunOptions o = parse({"-m", "mpi", "--buffers", "D,D", "--gpu-path", "staged", "--chunk", "256K",
                               "--staging", "naive", "--device", "1", "--socket-buffer", "4M", "--nodelay", "off"})
                            .options;
-  EXPECT_EQ(o.buffers, "D,D");
-  EXPECT_EQ(o.gpu_path, "staged");
-  EXPECT_EQ(o.chunk, 256u * 1024);
-  EXPECT_EQ(o.staging, "naive");
-  EXPECT_EQ(o.device, 1);
-  EXPECT_EQ(o.socket_buffer, 4u * 1024 * 1024);
-  EXPECT_FALSE(o.nodelay);
-  EXPECT_EQ(o.module_options_given, (std::vector<std::string>{"--device", "--buffers", "--gpu-path", "--chunk",
-                                                              "--staging", "--socket-buffer", "--nodelay"}));
-  EXPECT_TRUE(parse({"-m", "mpi"}).options.module_options_given.empty());
+  const MpiOptions& mpi = options_of<MpiOptions>(o.module_options);
+  EXPECT_EQ(mpi.buffers, "D,D");
+  EXPECT_EQ(mpi.gpu_path, "staged");
+  EXPECT_EQ(mpi.chunk, 256u * 1024);
+  EXPECT_EQ(mpi.staging, "naive");
+  EXPECT_EQ(mpi.device, 1);
+  EXPECT_EQ(mpi.given_options, (std::vector<std::string>{"--buffers", "--gpu-path", "--chunk", "--staging", "--device"}));
+  EXPECT_EQ(o.foreign_options, (std::vector<std::string>{"--socket-buffer", "--nodelay"}))
+      << "tcp's options are kept, to be refused by name once mpi is known to be built";
+  const TcpOptions& tcp =
+      options_of<TcpOptions>(parse({"-m", "tcp", "--socket-buffer", "4M", "--nodelay", "off"}).options.module_options);
+  EXPECT_EQ(tcp.socket.buffer_bytes, 4u * 1024 * 1024);
+  EXPECT_FALSE(tcp.socket.nodelay);
+  const RunOptions plain = parse({"-m", "mpi"}).options;
+  EXPECT_TRUE(options_of<MpiOptions>(plain.module_options).given_options.empty());
+  EXPECT_TRUE(plain.foreign_options.empty());
+  EXPECT_EQ(parse({"-m", "memcpy"}).options.module_options, nullptr) << "memcpy declares no options";
+}
+
+TEST(CommandLine, ThePairingBelongsToPairModulesOnly) {
+  const RunOptions mpi = parse({"-m", "mpi", "--pairs", "all", "--sizes", "8,64K", "--sample", "2", "--seed", "7"}).options;
+  EXPECT_EQ(mpi.pairs, "all");
+  EXPECT_EQ(mpi.sizes, (std::vector<std::uint64_t>{8, 65536}));
+  EXPECT_EQ(mpi.sample, 2u);
+  EXPECT_EQ(mpi.seed, 7u);
+  EXPECT_TRUE(mpi.foreign_options.empty());
+  EXPECT_EQ(parse({"-m", "memcpy", "--pairs", "0:1"}).options.foreign_options, (std::vector<std::string>{"--pairs"}));
+  const RunOptions p2p = parse({"-m", "p2p", "--pairs", "all"}).options;
+  EXPECT_TRUE(p2p.pairs.empty()) << "p2p's --pairs names GPU pairs, its own option";
+  EXPECT_EQ(options_of<P2pOptions>(p2p.module_options).pairs, "all");
+  EXPECT_EQ(parse({"-m", "p2p", "--sizes", "8"}).options.foreign_options, (std::vector<std::string>{"--sizes"}));
+}
+
+TEST(CommandLine, OptionsTakenAreTheModulesGroupAndThePairingOfAPairModule) {
+  const std::vector<std::string> mpi = options_taken(find_module("mpi"));
+  for (const char* option : {"--pairs", "--sizes", "--flag-below", "--sample", "--seed", "--buffers", "--device"})
+    EXPECT_NE(std::find(mpi.begin(), mpi.end(), option), mpi.end()) << option;
+  EXPECT_TRUE(options_taken(find_module("memcpy")).empty());
+  const std::vector<std::string> p2p = options_taken(find_module("p2p"));
+  EXPECT_EQ(p2p, (std::vector<std::string>{"--copy", "--pairs", "--p2p"}));
+}
+
+TEST(CommandLine, HelpShowsEachModulesOptionsUnderItsName) {
+  const std::vector<std::string> kPairing{"--pairs", "--sizes", "--flag-below", "--sample", "--seed"};
+  const std::string help = parse({"--help"}).text;
+  const std::size_t first_group = help.find("[Option Group:");
+  ASSERT_NE(first_group, std::string::npos) << help;
+  EXPECT_LT(help.find("--trial-time"), first_group) << "the run's own options come first";
+  for (const CatalogEntry& entry : module_catalog()) {
+    if (entry.info.declare_options == nullptr) continue;
+    const std::size_t group = help.find("[Option Group: " + entry.info.name + "]");
+    ASSERT_NE(group, std::string::npos) << entry.info.name;
+    const std::size_t next = help.find("[Option Group:", group + 1);
+    const std::string section = help.substr(group, next - group);
+    for (const std::string& option : options_taken(entry)) {
+      const bool pairing = entry.info.layout == Layout::pair &&
+                           std::find(kPairing.begin(), kPairing.end(), option) != kPairing.end();
+      if (!pairing) {
+        EXPECT_NE(section.find(option), std::string::npos) << option << " under " << entry.info.name;
+      }
+    }
+  }
+  EXPECT_NE(help.find("[Option Group: pairs of ranks (modules mpi, tcp, cudaIpc, nccl)]"), std::string::npos) << help;
 }
 
 TEST(CommandLine, AnswersWithoutARun) {

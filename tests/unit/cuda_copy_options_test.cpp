@@ -2,33 +2,29 @@
 #include <gtest/gtest.h>
 
 #include "cuda_copy/copy_options.hpp"
+#include "npgpu/catalog.hpp"
 #include "npgpu/errors.hpp"
 
 namespace npgpu {
 namespace {
 
-// Options as the command line leaves them: the module options given are named.
-RunOptions given(std::vector<std::pair<std::string, std::string>> module_options, const char* pattern = nullptr) {
-  RunOptions options;
-  for (const auto& [name, value] : module_options) {
-    options.module_options_given.push_back(name);
-    if (name == "--direction") options.direction = value;
-    if (name == "--memory") options.host_memory = value;
-    if (name == "--copy") options.copy = value;
-    if (name == "--api") options.api = value;
-  }
-  if (pattern != nullptr) {
-    options.pattern_given = true;
-    options.pattern = std::string(pattern) == "pingpong" ? Pattern::pingpong
-                      : std::string(pattern) == "bidir" ? Pattern::bidir
-                                                        : Pattern::stream;
-  }
+// The options as the command line leaves them for `module`, through its own option group.
+RunOptions parsed(std::vector<std::string> args, const char* module) {
+  args.insert(args.begin(), {"npgpu", "--module", module});
+  return parse_command_line(args, module_catalog()).options;
+}
+
+RunOptions resolved(std::vector<std::string> args, const char* module = "cudaMemcpy") {
+  RunOptions options = parsed(std::move(args), module);
+  options.module_options->resolve(options);
   return options;
 }
 
-std::string refusal(RunOptions options, void (*resolve)(RunOptions&) = resolve_cuda_memcpy_options) {
+const CopyOptions& own(const RunOptions& options) { return options_of<CopyOptions>(options.module_options); }
+
+std::string refusal(std::vector<std::string> args, const char* module = "cudaMemcpy") {
   try {
-    resolve(options);
+    resolved(std::move(args), module);
   } catch (const UsageError& error) {
     const std::string message = error.what();
     EXPECT_EQ(message.find('\n'), std::string::npos) << "one line: " << message;
@@ -41,68 +37,58 @@ TEST(CudaCopyOptions, EachDirectionMeasuresItsPattern) {
   for (const auto& [direction, pattern] : std::vector<std::pair<std::string, Pattern>>{
            {"h2d", Pattern::stream}, {"d2h", Pattern::stream}, {"d2d", Pattern::stream},
            {"h2d2h", Pattern::pingpong}, {"bidir", Pattern::bidir}}) {
-    RunOptions options = given({{"--direction", direction}});
-    resolve_cuda_memcpy_options(options);
+    const RunOptions options = resolved({"--direction", direction});
     EXPECT_EQ(options.pattern, pattern) << direction;
     EXPECT_TRUE(options.pattern_given) << direction << ": the driver must not put the module's default over it";
   }
 }
 
 TEST(CudaCopyOptions, APatternAlonePicksTheDirectionThatMeasuresIt) {
-  RunOptions pingpong = given({}, "pingpong");
-  resolve_cuda_memcpy_options(pingpong);
-  EXPECT_EQ(pingpong.direction, "h2d2h");
-  RunOptions bidir = given({}, "bidir");
-  resolve_cuda_memcpy_options(bidir);
-  EXPECT_EQ(bidir.direction, "bidir");
-  RunOptions stream = given({}, "stream");
-  resolve_cuda_memcpy_options(stream);
-  EXPECT_EQ(stream.direction, "h2d");
+  EXPECT_EQ(own(resolved({"--pattern", "pingpong"})).direction, "h2d2h");
+  EXPECT_EQ(own(resolved({"--pattern", "bidir"})).direction, "bidir");
+  EXPECT_EQ(own(resolved({"--pattern", "stream"})).direction, "h2d");
 }
 
 TEST(CudaCopyOptions, APatternThatContradictsTheDirectionIsRefused) {
-  EXPECT_NE(refusal(given({{"--direction", "h2d"}}, "pingpong")).find("--pattern pingpong conflicts with --direction h2d"),
+  EXPECT_NE(refusal({"--direction", "h2d", "--pattern", "pingpong"}).find("--pattern pingpong conflicts with --direction h2d"),
             std::string::npos);
-  EXPECT_NE(refusal(given({{"--direction", "h2d2h"}}, "stream")).find("measures pattern pingpong"), std::string::npos);
-  EXPECT_EQ(refusal(given({{"--direction", "bidir"}}, "bidir")), "accepted");
+  EXPECT_NE(refusal({"--direction", "h2d2h", "--pattern", "stream"}).find("measures pattern pingpong"), std::string::npos);
+  EXPECT_EQ(refusal({"--direction", "bidir", "--pattern", "bidir"}), "accepted");
 }
 
 TEST(CudaCopyOptions, HostMemoryDoesNotApplyInsideOneGpu) {
-  EXPECT_NE(refusal(given({{"--direction", "d2d"}, {"--memory", "pageable"}})).find("--memory pageable does not apply to --direction d2d"),
+  EXPECT_NE(refusal({"--direction", "d2d", "--memory", "pageable"}).find("--memory pageable does not apply to --direction d2d"),
             std::string::npos);
-  EXPECT_NE(refusal(given({{"--direction", "d2d"}, {"--memory", "pinned"}})).find("uses no host memory"), std::string::npos);
-  EXPECT_EQ(refusal(given({{"--direction", "d2d"}, {"--copy", "sm"}})), "accepted");
+  EXPECT_NE(refusal({"--direction", "d2d", "--memory", "pinned"}).find("uses no host memory"), std::string::npos);
+  EXPECT_EQ(refusal({"--direction", "d2d", "--copy", "sm"}), "accepted");
 }
 
 TEST(CudaCopyOptions, PageableMemoryIsCopiedSynchronously) {
-  RunOptions options = given({{"--memory", "pageable"}});
-  resolve_cuda_memcpy_options(options);
-  EXPECT_EQ(options.api, "sync") << "pageable copies block whatever the API, so they are timed by the host clock";
-  EXPECT_NE(refusal(given({{"--memory", "pageable"}, {"--api", "async"}})).find("--api async cannot use --memory pageable"),
+  EXPECT_EQ(own(resolved({"--memory", "pageable"})).api, "sync")
+      << "pageable copies block whatever the API, so they are timed by the host clock";
+  EXPECT_NE(refusal({"--memory", "pageable", "--api", "async"}).find("--api async cannot use --memory pageable"),
             std::string::npos);
-  EXPECT_NE(refusal(given({{"--memory", "pageable"}, {"--copy", "sm"}})).find("a kernel cannot reach pageable"),
+  EXPECT_NE(refusal({"--memory", "pageable", "--copy", "sm"}).find("a kernel cannot reach pageable"),
             std::string::npos);
-  EXPECT_NE(refusal(given({{"--memory", "pageable"}, {"--direction", "bidir"}})).find("cannot overlap"), std::string::npos);
+  EXPECT_NE(refusal({"--memory", "pageable", "--direction", "bidir"}).find("cannot overlap"), std::string::npos);
 }
 
 TEST(CudaCopyOptions, PinnedKindsKeepTheAsyncDefault) {
   for (const char* memory : {"pinned", "write-combined", "registered"}) {
-    RunOptions options = given({{"--memory", memory}, {"--copy", "sm"}});
-    resolve_cuda_memcpy_options(options);
-    EXPECT_EQ(options.api, "async") << memory;
+    EXPECT_EQ(own(resolved({"--memory", memory, "--copy", "sm"})).api, "async") << memory;
   }
 }
 
 TEST(CudaCopyOptions, BlockingCopiesCannotOverlapTwoDirections) {
-  EXPECT_NE(refusal(given({{"--direction", "bidir"}, {"--api", "sync"}})).find("--direction bidir needs --api async"),
+  EXPECT_NE(refusal({"--direction", "bidir", "--api", "sync"}).find("--direction bidir needs --api async"),
             std::string::npos);
-  EXPECT_EQ(refusal(given({{"--direction", "h2d2h"}, {"--api", "sync"}})), "accepted");
+  EXPECT_EQ(refusal({"--direction", "h2d2h", "--api", "sync"}), "accepted");
 }
 
 TEST(CuMemcpyOptions, TheCopyKernelBelongsToCudaMemcpy) {
-  EXPECT_NE(refusal(given({{"--copy", "sm"}}), resolve_cu_memcpy_options).find("--copy sm does not apply to module cuMemcpy"),
+  EXPECT_NE(refusal({"--copy", "sm"}, "cuMemcpy").find("--copy sm does not apply to module cuMemcpy"),
             std::string::npos);
-  EXPECT_NE(refusal(given({{"--direction", "d2d"}, {"--memory", "pinned"}}), resolve_cu_memcpy_options).find("no host memory"),
+  EXPECT_NE(refusal({"--direction", "d2d", "--memory", "pinned"}, "cuMemcpy").find("no host memory"),
             std::string::npos)
       << "and the rest is checked as for cudaMemcpy";
 }

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "mpi/gpu_path.hpp"
+#include "mpi/mpi_options.hpp"
+#include "npgpu/catalog.hpp"
 #include "support/refusal.hpp"
 
 namespace npgpu {
@@ -50,12 +52,14 @@ TEST(GpuPath, BuffersSayWhichSideOfAPairHoldsGpuMemory) {
 
 RunOptions parsed(std::vector<std::string> args) {
   args.insert(args.begin(), {"npgpu", "--module", "mpi"});
-  return parse_command_line(args).options;
+  return parse_command_line(args, module_catalog()).options;
 }
+
+const MpiOptions& own(const RunOptions& options) { return options_of<MpiOptions>(options.module_options); }
 
 std::string refused_options(std::vector<std::string> args, bool cuda = true, CudaAwareness awareness = kNotBuilt) {
   RunOptions options = parsed(std::move(args));
-  return refusal([&] { resolve_mpi_options(options, cuda, awareness); });
+  return refusal([&] { resolve_mpi_options(own(options), cuda, awareness); });
 }
 
 TEST(MpiOptions, AcceptsWhatFitsTogether) {
@@ -66,10 +70,10 @@ TEST(MpiOptions, AcceptsWhatFitsTogether) {
            {"--buffers", "D,H", "--staging", "naive"},
            {"--buffers", "D,D", "--device", "1"}}) {
     RunOptions options = parsed(args);
-    EXPECT_NO_THROW(resolve_mpi_options(options, true, kNotBuilt)) << options.command_line;
+    EXPECT_NO_THROW(resolve_mpi_options(own(options), true, kNotBuilt)) << options.command_line;
   }
   RunOptions direct = parsed({"--buffers", "D,D", "--gpu-path", "direct"});
-  EXPECT_NO_THROW(resolve_mpi_options(direct, true, kAware));
+  EXPECT_NO_THROW(resolve_mpi_options(own(direct), true, kAware));
 }
 
 TEST(MpiOptions, GpuOptionsNeedGpuBuffers) {

@@ -1,6 +1,7 @@
 // p2p's GPU pairs and copy legs, settled without a GPU.
 #include <gtest/gtest.h>
 
+#include "npgpu/catalog.hpp"
 #include "npgpu/errors.hpp"
 #include "p2p/p2p_options.hpp"
 
@@ -88,11 +89,12 @@ TEST(PairLegs, PingpongSendsTheMessageBack) {
 }
 
 TEST(P2pOptions, ResolveChecksThePairsBeforeAnyGpuIsTouched) {
-  RunOptions options;
-  options.pairs = "0to1";
-  EXPECT_THROW(resolve_p2p_options(options), UsageError);
-  options.pairs = "all";
-  EXPECT_NO_THROW(resolve_p2p_options(options));
+  const auto resolve = [](const char* pairs) {
+    RunOptions options = parse_command_line({"npgpu", "--module", "p2p", "--pairs", pairs}, module_catalog()).options;
+    options.module_options->resolve(options);
+  };
+  EXPECT_THROW(resolve("0to1"), UsageError);
+  EXPECT_NO_THROW(resolve("all"));
 }
 
 }  // namespace

@@ -1,6 +1,13 @@
-#include "module_words.hpp"
+// tcp's catalog entry, and what a break or a shortfall means on its path.
+#include "npgpu/catalog.hpp"
+#include "npgpu/sizes.hpp"
+#include "tcp/tcp_options.hpp"
 
 namespace npgpu {
+
+std::unique_ptr<Module> make_tcp_module();  // tcp_module.cpp
+
+namespace {
 
 // One stream through the kernel's TCP stack; --nodelay off lets Nagle's algorithm hold small writes.
 PathWords tcp_words(const PlacementFacts& facts) {
@@ -17,6 +24,15 @@ PathWords tcp_words(const PlacementFacts& facts) {
           "buffer that caps the bytes in flight (--socket-buffer)",
           "a single TCP stream: socket buffers (--socket-buffer, net.ipv4.tcp_rmem and tcp_wmem) smaller than the link's "
           "bandwidth-delay product, or the kernel's copies into and out of the socket"};
+}
+
+}  // namespace
+
+NPGPU_MODULE(tcp) {
+  return {{{"tcp", "raw TCP sockets between pairs of ranks, host buffers: what the network stack gives before MPI adds anything",
+            Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "", tcp_words,
+            declare_tcp_options},
+           make_tcp_module, nullptr}};
 }
 
 }  // namespace npgpu

@@ -1,6 +1,12 @@
-#include "module_words.hpp"
+// mpi's catalog entry, and what a break or a shortfall means on its path.
+#include "mpi/mpi_options.hpp"
+#include "npgpu/catalog.hpp"
+#include "npgpu/sizes.hpp"
 
 namespace npgpu {
+
+std::unique_ptr<Module> make_mpi_module();  // mpi_module.cpp
+
 namespace {
 
 // Host buffers: the transport's protocols (Open MPI's BTLs: vader for shared memory, tcp, ...).
@@ -39,11 +45,18 @@ PathWords staged_words() {
           "(--gpu-path direct avoids that where MPI is CUDA-aware)"};
 }
 
-}  // namespace
-
 PathWords mpi_words(const PlacementFacts& facts) {
   if (fact_of(facts, "messages") != "GPU memory") return host_words();
   return fact_of(facts, "gpu_path").rfind("staged", 0) == 0 ? staged_words() : direct_words();
+}
+
+}  // namespace
+
+NPGPU_MODULE(mpi) {
+  return {{{"mpi", "MPI_Send/MPI_Recv between pairs of ranks, host or GPU buffers (shared memory, TCP, or whatever MPI picks)",
+            Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "", mpi_words,
+            declare_mpi_options},
+           make_mpi_module, nullptr}};
 }
 
 }  // namespace npgpu

@@ -1,0 +1,42 @@
+// cudaIpc's catalog entry, and what a break or a shortfall means on its path.
+#include "cuda_common/gpu_options.hpp"
+#include "npgpu/catalog.hpp"
+#include "npgpu/sizes.hpp"
+#ifdef NPGPU_HAVE_CUDA
+#include "cuda_common/gpu.hpp"
+#endif
+
+namespace npgpu {
+
+#ifdef NPGPU_HAVE_CUDA
+std::unique_ptr<Module> make_cuda_ipc_module();  // cuda_ipc_module.cpp, built with CUDA only
+constexpr MakeModule kMake = make_cuda_ipc_module;
+constexpr UnavailableHere kUnavailableHere = cuda_unavailable_here;
+#else
+constexpr MakeModule kMake = nullptr;  // this build has no CUDA
+constexpr UnavailableHere kUnavailableHere = nullptr;
+#endif
+
+namespace {
+
+// One GPU copies into another rank's GPU memory, mapped by CUDA IPC, with an MPI handshake per copy.
+PathWords cuda_ipc_words(const PlacementFacts&) {
+  return {"the copy into the peer GPU's memory takes more DMA transfers from this size, or another route (NVLink, or "
+          "PCIe through a switch or the CPU)",
+          "the copy takes a faster route or more copy engines from this size (NVLink rather than PCIe)",
+          "the copy reaches the rate of the link between the GPUs (NVLink or PCIe) from this size, the handshake per "
+          "copy (an MPI message) no longer dominating",
+          "the route between the GPUs (peer_access): PCIe or the CPU rather than NVLink, or the MPI handshake each "
+          "copy waits for"};
+}
+
+}  // namespace
+
+NPGPU_MODULE(cuda_ipc) {
+  return {{{"cudaIpc", "one GPU copies into another rank's GPU memory, mapped by CUDA IPC: ranks of one node (NVLink or PCIe)",
+            Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, "CUDA", cuda_ipc_words,
+            declare_device_options},
+           kMake, kUnavailableHere}};
+}
+
+}  // namespace npgpu
