@@ -91,7 +91,7 @@ class Launcher:
 
 def all_pairs_steps(ranks):
     """Steps of an all-pairs run: each shift k splits into 2 steps (3 where the cycles of
-    rank -> rank + k are odd) so that no rank sends and receives at once (src/pairing.cpp)."""
+    rank -> rank + k are odd) so that no rank sends and receives at once (src/run/pairing.cpp)."""
     return sum(2 if (ranks // math.gcd(ranks, shift)) % 2 == 0 else 3 for shift in range(1, ranks))
 
 

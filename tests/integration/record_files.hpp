@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "npgpu/record_lock.hpp"
+#include "record/record_lock.hpp"
 #include "support/h5_file.hpp"
 
 namespace npgpu::test {

@@ -22,7 +22,7 @@
 
 #include "integration/record_files.hpp"
 #include "integration/refusal.hpp"
-#include "npgpu/record_lock.hpp"
+#include "record/record_lock.hpp"
 #include "support/command.hpp"
 #include "support/h5_file.hpp"
 

@@ -15,7 +15,7 @@
 
 #include "integration/record_files.hpp"
 #include "multihost/virtual_cluster.hpp"
-#include "npgpu/record_lock.hpp"
+#include "record/record_lock.hpp"
 #include "support/command.hpp"
 #include "support/h5_file.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 // A small, fully known RunRecord for the tests of what reads and writes records.
-#include "npgpu/record.hpp"
+#include "record/record.hpp"
 
 namespace npgpu::test {
 

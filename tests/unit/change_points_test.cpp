@@ -3,7 +3,7 @@
 // slowed or sped up for a while) finds nothing, seed after seed.
 #include <gtest/gtest.h>
 
-#include "npgpu/change_points.hpp"
+#include "report/change_points.hpp"
 #include "synthetic_curve.hpp"
 
 namespace npgpu {

@@ -1,7 +1,7 @@
 // The seeds' yardstick: 70-80% of the theoretical bandwidth is very good.
 #include <gtest/gtest.h>
 
-#include "npgpu/efficiency.hpp"
+#include "report/efficiency.hpp"
 
 namespace npgpu {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "npgpu/errors.hpp"
 #include "npgpu/expectations.hpp"
-#include "npgpu/run_data.hpp"
+#include "record/run_data.hpp"
 
 namespace npgpu {
 namespace {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "npgpu/errors.hpp"
-#include "npgpu/hdf5_record.hpp"
+#include "record/hdf5_record.hpp"
 #include "support/command.hpp"
 #include "support/h5_file.hpp"
 #include "support/sample_record.hpp"

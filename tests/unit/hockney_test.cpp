@@ -4,7 +4,7 @@
 #include <cmath>
 #include <random>
 
-#include "npgpu/hockney.hpp"
+#include "report/hockney.hpp"
 #include "synthetic_curve.hpp"
 
 namespace npgpu {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <functional>
 
-#include "npgpu/host_groups.hpp"
+#include "report/host_groups.hpp"
 #include "npgpu/pairing.hpp"
 
 namespace npgpu {

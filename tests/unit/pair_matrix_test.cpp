@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "npgpu/pair_matrix.hpp"
+#include "run/pair_matrix.hpp"
 #include "npgpu/pairing.hpp"
 
 namespace npgpu {

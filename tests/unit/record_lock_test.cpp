@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "npgpu/errors.hpp"
-#include "npgpu/record_lock.hpp"
+#include "record/record_lock.hpp"
 #include "support/command.hpp"
 
 namespace npgpu {

@@ -7,9 +7,9 @@
 #include <cmath>
 
 #include "npgpu/catalog.hpp"
-#include "npgpu/export.hpp"
+#include "record/export.hpp"
 #include "npgpu/pairing.hpp"
-#include "npgpu/report.hpp"
+#include "report/report.hpp"
 #include "synthetic_curve.hpp"
 
 namespace npgpu {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "npgpu/results.hpp"
+#include "run/results.hpp"
 #include "support/sample_record.hpp"
 
 namespace npgpu {

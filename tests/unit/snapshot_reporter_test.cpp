@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "npgpu/record_writer.hpp"
+#include "record/record_writer.hpp"
 #include "support/command.hpp"
 #include "support/h5_file.hpp"
 #include "support/sample_record.hpp"

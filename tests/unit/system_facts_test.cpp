@@ -1,8 +1,8 @@
 // System facts: what travels between ranks, the JSON's shape, the table's call-outs.
 #include <gtest/gtest.h>
 
-#include "npgpu/info_text.hpp"
-#include "npgpu/system_json.hpp"
+#include "system/info_text.hpp"
+#include "system/system_json.hpp"
 #include "npgpu/sysinfo.hpp"
 
 namespace npgpu {

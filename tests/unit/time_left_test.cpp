@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "npgpu/time_left.hpp"
+#include "run/time_left.hpp"
 
 namespace npgpu {
 namespace {

@@ -1,0 +1,71 @@
+#pragma once
+// A run as the analysis sees it, whether it comes from a record on disk (record_reader.hpp) or
+// from the run that just ended: headline times per curve, the pairs' aggregate, the matrix's
+// flagged links, the expectations. Plain data.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "npgpu/expectations.hpp"
+#include "npgpu/module.hpp"
+#include "run/pair_matrix.hpp"
+#include "npgpu/path_words.hpp"
+
+namespace npgpu {
+
+struct RunRecord;
+
+struct CurveData {
+  std::string name;  // "rank0", "rank0_gpu0_to_gpu1": the curve's group in the record
+  int rank = 0;
+  std::string host;
+  int peer = -1;  // pair modules: the rank it measured with
+  std::string peer_host;
+  std::vector<double> bytes;               // message size
+  std::vector<double> bytes_per_transfer;  // what one transfer counts (bidir: both directions)
+  std::vector<double> seconds;             // headline one-way time per transfer
+  std::vector<double> seconds_min, seconds_max;
+  std::vector<double> trials;              // trials kept at each size
+  std::vector<std::vector<double>> trial_seconds;  // each trial of each size, as time per transfer (as `seconds`)
+  LinkPeak link_peak;                      // 0 B/s: unknown
+
+  double throughput(std::size_t i) const { return bytes_per_transfer[i] / seconds[i]; }
+};
+
+// --pairs halves: the pairs together, size by size.
+struct AggregateData {
+  std::vector<double> bytes, sum, slowest;  // B, B/s, B/s
+  std::vector<int> slowest_rank;
+};
+
+// --pairs all: the sizes and the cells slower than their class.
+struct MatrixData {
+  std::vector<double> bytes;
+  std::vector<std::string> patterns;
+  std::vector<std::string> rank_host, rank_gpu, classes;
+  std::vector<int> cell_class;  // [from * ranks + to]
+  std::vector<double> throughput;  // [size][from][to], B/s; NaN: not measured
+  double flag_below = 0.8;
+  std::vector<FlaggedLink> flagged;
+  int ranks() const { return static_cast<int>(rank_host.size()); }
+};
+
+struct RunData {
+  std::string file;   // the record it came from
+  std::string group;  // "/runs/0001"
+  std::string module, pattern, headline, status, status_reason, command_line, started_utc;
+  std::string concurrency, pairs;
+  std::vector<std::string> rank_host;
+  PlacementFacts facts;  // rank 0's placement facts: direction, host_memory, gpu_path ...
+  std::vector<PlacementFacts> rank_facts;  // every rank's, by rank (GPU, bus id, NUMA node ...)
+  std::vector<CurveData> curves;
+  std::optional<AggregateData> aggregate;
+  std::optional<MatrixData> matrix;
+  std::vector<ExpectationOutcome> expectations;
+};
+
+// The curves of a run just measured, as the record will hold them.
+std::vector<CurveData> curves_of(const RunRecord& record);
+
+}  // namespace npgpu

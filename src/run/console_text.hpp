@@ -1,0 +1,28 @@
+#pragma once
+// Bits of text the console reporter's files share.
+#include <cstdio>
+#include <string>
+
+#include "record/record.hpp"
+#include "npgpu/sizes.hpp"
+
+namespace npgpu {
+
+inline std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g%%", 100 * fraction);
+  return text;
+}
+
+inline std::string progress_text(const Progress& progress) {
+  char text[64];
+  std::snprintf(text, sizeof text, "[%3zu/%zu]", progress.done, progress.total);
+  return text;
+}
+
+inline std::string time_left(const Progress& progress) {
+  if (progress.done == progress.total) return "done";
+  return "~" + format_seconds(progress.seconds_left) + " left";
+}
+
+}  // namespace npgpu

@@ -1,0 +1,63 @@
+#include "run/time_left.hpp"
+
+#include <algorithm>
+
+#include "npgpu/statistics.hpp"
+
+namespace npgpu {
+namespace {
+
+constexpr double kRateWithoutProbe = 1e9;  // bytes per second: a guess, so that the first, latency-bound
+                                           // sizes do not predict hours for the last ones
+
+// A size in the model: its warm-up (a quarter trial, or one repetition when that is longer) and
+// `trials` trials, each the trial time or one repetition when that is longer, by the module's
+// timer; the host spends `host_extra` more per repetition than that timer saw (a GPU copy's
+// enqueue cost beside its cudaEvent time: a 2 us copy costs the host 7 us).
+double modelled_cost(double trial_seconds, double rep_seconds, double host_extra, double trials) {
+  const double timed = trials * std::max(trial_seconds, rep_seconds) + std::max(0.25 * trial_seconds, rep_seconds);
+  return timed * (rep_seconds + host_extra) / rep_seconds;
+}
+
+// What the host clock saw a repetition take beyond the module's timer, where the module keeps both.
+double host_extra_per_rep(const SizeResult& size) {
+  if (size.trial_alt_seconds.empty()) return 0;
+  const double host = summarize(size.trial_alt_seconds).median / static_cast<double>(size.reps);
+  return std::max(0.0, host - size.time.median * size.shape.transfers_per_rep);
+}
+
+}  // namespace
+
+double seconds_left_in_sweep(const std::vector<SizeResult>& done, const std::vector<std::uint64_t>& remaining,
+                             const SweepPlan& plan) {
+  if (done.empty() || remaining.empty()) return 0;
+  const double trial = plan.calibration.trial_seconds;
+  double trials = 0, beyond_model = 0;
+  double best_rate = plan.probe.seconds_per_transfer > 0 ? plan.probe.bytes_per_transfer / plan.probe.seconds_per_transfer
+                                                        : kRateWithoutProbe;
+  for (const SizeResult& size : done) {
+    const auto kept = static_cast<double>(size.trial_seconds.size());
+    trials += kept;
+    beyond_model += size.wall_seconds -
+                    modelled_cost(trial, size.time.median * size.shape.transfers_per_rep, host_extra_per_rep(size), kept);
+    best_rate = std::max(best_rate, size.throughput(size.time.median));
+  }
+  const auto finished = static_cast<double>(done.size());
+  trials = std::max(static_cast<double>(plan.min_trials), trials / finished);
+  beyond_model /= finished;
+
+  double left = 0;
+  double previous_transfer = done.back().time.median;
+  const double host_extra = host_extra_per_rep(done.back());
+  for (std::uint64_t bytes : remaining) {
+    const std::uint64_t window =
+        plan.window_given ? plan.window : window_to_fill(plan.calibration, plan.window, previous_transfer, plan.round_trip, bytes);
+    const TransferShape shape = plan.shape(bytes, window);
+    const double transfer = std::max(previous_transfer, shape.bytes_per_transfer / best_rate);
+    left += std::max(0.0, modelled_cost(trial, transfer * shape.transfers_per_rep, host_extra, trials) + beyond_model);
+    previous_transfer = transfer;
+  }
+  return left;
+}
+
+}  // namespace npgpu
