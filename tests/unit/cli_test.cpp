@@ -85,8 +85,8 @@ TEST(CommandLine, ModuleOptionsAreParsedIntoTheModulesOwnStruct) {
   EXPECT_EQ(mpi.given_options, (std::vector<std::string>{"--buffers", "--gpu-path", "--chunk", "--staging", "--device"}));
   EXPECT_EQ(o.foreign_options, (std::vector<std::string>{"--socket-buffer", "--nodelay"}))
       << "tcp's options are kept, to be refused by name once mpi is known to be built";
-  const TcpOptions& tcp =
-      options_of<TcpOptions>(parse({"-m", "tcp", "--socket-buffer", "4M", "--nodelay", "off"}).options.module_options);
+  const RunOptions tcp_run = parse({"-m", "tcp", "--socket-buffer", "4M", "--nodelay", "off"}).options;
+  const TcpOptions& tcp = options_of<TcpOptions>(tcp_run.module_options);
   EXPECT_EQ(tcp.socket.buffer_bytes, 4u * 1024 * 1024);
   EXPECT_FALSE(tcp.socket.nodelay);
   const RunOptions plain = parse({"-m", "mpi"}).options;
