@@ -2,10 +2,11 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <map>
 
+#include "cli/module_groups.hpp"
+#include "cli/option_text.hpp"
 #include "npgpu/catalog.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/options.hpp"
@@ -24,40 +25,6 @@ std::vector<std::string> names_of(const std::map<std::string, Value>& choices) {
   std::vector<std::string> names;
   for (const auto& entry : choices) names.push_back(entry.first);
   return names;
-}
-
-// "0.01" or "1%".
-double parse_fraction(const std::string& text, const char* option) {
-  std::string number = text;
-  const bool percent = !number.empty() && number.back() == '%';
-  if (percent) number.pop_back();
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(number, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != number.size() || !std::isfinite(value))
-    throw UsageError(std::string(option) + " '" + text + "': not a number; write a fraction such as 0.01 or a percentage such as 1%");
-  value = percent ? value / 100 : value;
-  if (value <= 0 || value >= 1)
-    throw UsageError(std::string(option) + " '" + text + "': must lie between 0 and 1 (0% and 100%), exclusive");
-  return value;
-}
-
-// "8,1M": sizes in the syntax of --lower, each at least one byte.
-std::vector<std::uint64_t> parse_size_list(const std::string& text) {
-  std::vector<std::uint64_t> sizes;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::uint64_t size = parse_size(text.substr(start, comma - start), "--sizes");
-    if (size == 0) throw UsageError("--sizes " + text + ": a message must be at least 1 byte");
-    sizes.push_back(size);
-    start = comma + 1;
-  }
-  return sizes;
 }
 
 std::string quoted_command_line(const std::vector<std::string>& args) {
@@ -108,161 +75,6 @@ void check_np_out_path(const std::string& path) {
   if (!parent.empty() && !std::filesystem::is_directory(parent, error))
     throw UsageError("--np-out " + path + ": directory '" + parent.string() + "' does not exist");
   if (std::filesystem::is_directory(path, error)) throw UsageError("--np-out " + path + ": is a directory; name a file");
-}
-
-// Pair modules' options: the driver pairs their ranks and, for --pairs all, draws the matrices.
-struct PairingText {
-  std::string sizes, flag_below;
-  std::uint64_t seed = 0;
-};
-
-void declare_pairing(CLI::App& group, RunOptions& o, PairingText& text) {
-  group.add_option("--pairs", o.pairs, "Ranks A:B (default 0:1), halves (rank i with i+N/2, all at once), all (every "
-                   "pair, mpiGraph's shifts)");
-  group.add_option("--sizes", text.sizes, "--pairs all: sizes of the matrices (default 8,1M: a latency and a "
-                   "throughput matrix)");
-  group.add_option("--flag-below", text.flag_below, "--pairs all: flag links slower than this fraction of the median "
-                   "of comparable links (default 0.8)");
-  group.add_option("--sample", o.sample, "--pairs all: each rank measures K random partners instead of all N-1");
-  group.add_option("--seed", text.seed, "--sample: seed of the random partners (default: drawn, and recorded)");
-}
-
-void finish_pairing(const CLI::App& app, RunOptions& o, const PairingText& text) {
-  if (!text.sizes.empty()) o.sizes = parse_size_list(text.sizes);
-  if (!text.flag_below.empty()) o.flag_below = parse_fraction(text.flag_below, "--flag-below");
-  if (app.count("--seed") > 0) o.seed = text.seed;
-  if (app.count("--sample") > 0 && o.sample == 0)
-    throw UsageError("--sample 0: each rank needs at least one partner; choose 1 to N-1 for N ranks");
-}
-
-// An option as a group declares it: its name, and whether it takes a value.
-struct DeclaredOption {
-  std::string name;
-  bool takes_value = true;
-};
-
-// The options a declaration adds, each by its long name ("--direction").
-template <typename Declare>
-std::vector<DeclaredOption> declared_options(Declare declare) {
-  CLI::App scratch;
-  scratch.set_help_flag();
-  declare(scratch);
-  std::vector<DeclaredOption> declared;
-  for (const CLI::Option* option : scratch.get_options())
-    declared.push_back({"--" + option->get_lnames().front(), option->get_type_size_max() > 0});
-  return declared;
-}
-
-std::vector<DeclaredOption> pairing_options() {
-  RunOptions o;
-  PairingText text;
-  return declared_options([&](CLI::App& group) { declare_pairing(group, o, text); });
-}
-
-std::vector<DeclaredOption> options_of_entry(const CatalogEntry& entry) {
-  std::vector<DeclaredOption> taken;
-  if (entry.info.layout == Layout::pair) taken = pairing_options();
-  if (entry.info.declare_options != nullptr)
-    for (const DeclaredOption& own : declared_options(entry.info.declare_options)) taken.push_back(own);
-  return taken;
-}
-
-// Before the parse proper, which needs the module's option group: the module the command line names,
-// and whether it asks for help (which shows every group).
-struct Scouted {
-  std::string module;
-  bool help = false;
-};
-
-Scouted scout(const std::vector<const char*>& argv) {
-  CLI::App app;
-  app.allow_extras();
-  Scouted scouted;
-  app.add_option("-m,--module", scouted.module);
-  try {
-    app.parse(static_cast<int>(argv.size()), argv.data());
-  } catch (const CLI::CallForHelp&) {
-    scouted.help = true;
-  } catch (const CLI::ParseError&) {
-    // The parse proper says what is wrong.
-  }
-  return scouted;
-}
-
-std::string pair_module_names(const std::vector<CatalogEntry>& modules) {
-  std::string names;
-  for (const CatalogEntry& entry : modules)
-    if (entry.info.layout == Layout::pair) names += (names.empty() ? "" : ", ") + entry.info.name;
-  return names;
-}
-
-// The groups a command line is parsed with: the module's own and the pairing's for a pair module
-// (--help: every module's), and a hidden group that takes the other modules' options, so that they
-// are refused by name once the module is known to be built (make_plan) and anything else is refused
-// by CLI11 as an option no module has.
-struct ModuleGroups {
-  PairingText pairing;
-  CLI::App* own = nullptr;
-  CLI::App* others = nullptr;
-  std::string others_value;
-  std::vector<std::shared_ptr<ModuleOptions>> shown;  // --help: each module's, parsed into nothing
-};
-
-void add_module_groups(CLI::App& app, const std::vector<CatalogEntry>& modules, const Scouted& scouted, RunOptions& o,
-                       ModuleGroups& groups) {
-  const CatalogEntry* chosen = nullptr;
-  for (const CatalogEntry& entry : modules)
-    if (entry.info.name == scouted.module) chosen = &entry;
-  const auto add_pairing = [&] {
-    declare_pairing(*app.add_option_group("pairs of ranks (modules " + pair_module_names(modules) + ")",
-                                          "which ranks measure together: the driver pairs them"),
-                    o, groups.pairing);
-  };
-  if (scouted.help) {
-    add_pairing();
-    for (const CatalogEntry& entry : modules)
-      if (entry.info.declare_options != nullptr)
-        groups.shown.push_back(entry.info.declare_options(*app.add_option_group(entry.info.name, entry.info.measures)));
-    return;
-  }
-  std::vector<std::string> taken;
-  if (chosen != nullptr) {
-    if (chosen->info.layout == Layout::pair) add_pairing();
-    if (chosen->info.declare_options != nullptr) {
-      groups.own = app.add_option_group(chosen->info.name, chosen->info.measures);
-      o.module_options = chosen->info.declare_options(*groups.own);
-    }
-    for (const DeclaredOption& option : options_of_entry(*chosen)) taken.push_back(option.name);
-  }
-  groups.others = app.add_option_group("");
-  std::vector<DeclaredOption> every = pairing_options();
-  for (const CatalogEntry& entry : modules)
-    if (entry.info.declare_options != nullptr)
-      for (const DeclaredOption& option : declared_options(entry.info.declare_options)) every.push_back(option);
-  for (const DeclaredOption& option : every) {
-    if (std::find(taken.begin(), taken.end(), option.name) != taken.end() ||
-        groups.others->get_option_no_throw(option.name) != nullptr)
-      continue;
-    if (option.takes_value)
-      groups.others->add_option(option.name, groups.others_value);
-    else
-      groups.others->add_flag(option.name);
-  }
-}
-
-void finish_module_groups(const CLI::App& app, const ModuleGroups& groups, RunOptions& o) {
-  if (o.module_options != nullptr) {
-    for (const CLI::Option* option : groups.own->get_options())
-      if (option->count() > 0) o.module_options->given_options.push_back("--" + option->get_lnames().front());
-    o.module_options->finish();
-  }
-  finish_pairing(app, o, groups.pairing);
-  if (groups.others == nullptr) return;
-  for (const CLI::Option* option : groups.others->parse_order()) {
-    const std::string name = "--" + option->get_lnames().front();
-    if (std::find(o.foreign_options.begin(), o.foreign_options.end(), name) == o.foreign_options.end())
-      o.foreign_options.push_back(name);
-  }
 }
 
 }  // namespace
@@ -331,7 +143,7 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args, const std
   std::vector<const char*> argv;
   for (const std::string& arg : args) argv.push_back(arg.c_str());
   ModuleGroups groups;
-  add_module_groups(app, modules, scout(argv), o, groups);
+  add_module_groups(app, modules, module_named_in(argv), o, groups);
   app.footer("'npgpu info [--json]' shows what a run here would stand on (hosts, GPUs, links, MPI), measuring "
              "nothing.\nExit codes: 0 done; 1 the measurement failed (corrupt data, a library call); 2 bad input (nothing "
              "written); 3 a wait passed its bound (a rank or GPU stopped answering: --timeout); 4 interrupted by "
@@ -385,10 +197,5 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args, const std
   return parsed;
 }
 
-std::vector<std::string> options_taken(const CatalogEntry& entry) {
-  std::vector<std::string> names;
-  for (const DeclaredOption& option : options_of_entry(entry)) names.push_back(option.name);
-  return names;
-}
 
 }  // namespace npgpu
