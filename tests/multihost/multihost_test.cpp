@@ -173,9 +173,11 @@ TEST_P(OnFourHosts, AllPairsAtTheDefaultsFlagOnlyTheSlowHostsLinks) {
                             to = file.doubles(m + "/flagged/to_rank");
   for (std::size_t i = 0; i < from.size(); ++i) {
     const std::tuple<int, int, int> flag{static_cast<int>(size[i]), static_cast<int>(from[i]), static_cast<int>(to[i])};
-    if (std::get<0>(flag) == 1) flags.insert(flag);
-    else if (!expected.count({1, std::get<1>(flag), std::get<2>(flag)}))
+    if (std::get<0>(flag) == 1) {
+      flags.insert(flag);
+    } else if (!expected.count({1, std::get<1>(flag), std::get<2>(flag)})) {
       EXPECT_GE(file.doubles(m + "/measured_again").at(0), 1) << "a healthy link flagged at 8 B unchecked\n" << result.out;
+    }
   }
   EXPECT_EQ(flags, expected) << result.out;
   const std::string report = report_of(dir.file("all.h5"));
