@@ -1,28 +1,33 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: install, build, test; then the CPU-only build, which must
-# keep working without CUDA, built with AddressSanitizer and UndefinedBehaviorSanitizer (one build
-# proves both; docs/ARCHITECTURE.md, "Sanitizers"). About 20 minutes on a 2-core machine, the
-# builds included; `ctest -L unit` in build/ alone takes under a minute.
+# keep working without CUDA, with the sanitizers, and its tests. `ctest -L unit` in build/ alone
+# takes under a minute.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
 . "$root/scripts/mpi-env.sh"
-# Tests that start processes hold the resource lock "mpirun" (tests/CMakeLists.txt): two of them
-# on two cores would measure each other. The unit tests run beside them.
+# Two tests at a time, save those that assert a time or a rate, which run alone (tests/machine.json
+# and tests/CMakeLists.txt say how).
 jobs=$(nproc)
+machine=(--resource-spec-file "$root/tests/machine.json")
 
-"$root/scripts/build.sh" "$root/build"
-(cd "$root/build" && ctest --output-on-failure --timeout 600 -j "$jobs")
-
-# The sanitized pass: every unit test, the probes that show a finding fails a run (label sanitize),
-# and the integration tests that together reach every line
-# of npgpu's code the integration label reaches (tests/sanitize/tests.txt, chosen by
-# tests/sanitize/select_tests.py). Left to the first build: multihost tests time real links,
-# which the sanitizers' slowdown skews; slurm and batch tests spend their time in a real Slurm and
-# in scripts, over code paths the other tests already sanitize.
-"$root/scripts/build.sh" "$root/build-nocuda" -DNPGPU_CUDA=OFF -DNPGPU_SANITIZE=address,undefined
+# The sanitized pass (below) runs every unit test, the probes that show a finding fails a run
+# (label sanitize), and the integration tests that together reach every line of npgpu's code the
+# integration label reaches (tests/sanitize/tests.txt, chosen by tests/sanitize/select_tests.py).
+# Those run there only: once, and under the sanitizers. Left to the first build: the other
+# integration tests; multihost tests, which time real links that the sanitizers' slowdown skews;
+# slurm and batch tests, which spend their time in a real Slurm and in scripts.
 chosen=$(grep -v '^#' "$root/tests/sanitize/tests.txt" | sed 's/  #.*//' | paste -sd '|')
 listed=$(grep -cv '^#' "$root/tests/sanitize/tests.txt")
+
+"$root/scripts/build.sh" "$root/build"
+(cd "$root/build" && ctest --output-on-failure --timeout 600 -j "$jobs" "${machine[@]}" -E "^($chosen)( |\$)")
+
+# The CPU-only build, which must keep working without CUDA, with AddressSanitizer and
+# UndefinedBehaviorSanitizer (one build proves both; docs/ARCHITECTURE.md, "Sanitizers"): only
+# what this pass runs.
+NPGPU_TARGETS="npgpu npgpu_unit_tests npgpu_integration_tests npgpu_sanitizer_tests npgpu_sanitizer_probe
+  npgpu_file_system_shim" "$root/scripts/build.sh" "$root/build-nocuda" -DNPGPU_CUDA=OFF -DNPGPU_SANITIZE=address,undefined
 found=$(cd "$root/build-nocuda" && ctest -N -R "^($chosen)( |\$)" | grep -c '^ *Test *#') || true
 if [ "$found" != "$listed" ]; then
   echo "run-tests.sh: tests/sanitize/tests.txt names $listed tests and $found of them exist: run tests/sanitize/select_tests.py again" >&2
@@ -31,5 +36,5 @@ fi
 # The change-point unit tests are left out there: pure arithmetic over synthetic curves, 1-4 s each
 # here and 190-235 s each under the sanitizers (13 of them: 20 minutes on 2 cores); the planted
 # eager limit in tests/sanitize/tests.txt runs change_points.cpp under the sanitizers on a real curve.
-(cd "$root/build-nocuda" && ctest --output-on-failure --timeout 600 -j "$jobs" -L '^(unit|sanitize)$' -E '^ChangePoints\.' &&
-  ctest --output-on-failure --timeout 600 -j "$jobs" -R "^($chosen)( |\$)")
+(cd "$root/build-nocuda" && ctest --output-on-failure --timeout 600 -j "$jobs" "${machine[@]}" -L '^(unit|sanitize)$' -E '^ChangePoints\.' &&
+  ctest --output-on-failure --timeout 600 -j "$jobs" "${machine[@]}" -R "^($chosen)( |\$)")
