@@ -93,7 +93,9 @@ constexpr std::uint64_t kRoundTripBytes = 8;
 constexpr int kMaxResizes = 2;
 constexpr int kMeasureAgainRounds = 2;
 constexpr double kSteadySeconds = 1;
-constexpr std::uint64_t kResizeFactor = 16;
+constexpr std::uint64_t kResizeFactor = 16;    // a first trial this many times too short is sized again
+constexpr std::uint64_t kLongTrialFactor = 4;  // and one this many times too long
+constexpr std::size_t kProbeRepetitions = 5;
 constexpr double kBaseWaitSeconds = 30;
 constexpr double kWaitTrials = 10;
 
@@ -374,19 +376,33 @@ class Sweep {
 
   // Before a sweep, for its time left: one repetition (a window of one message) of 1 MiB, then of
   // 16 times that while each took under an eighth of a trial, up to the largest size. The largest
-  // sizes cost the most and come last; this is their rate, known from the start. No probe sends
+  // sizes cost the most and come last; this is their rate, known from the start. Then a few more
+  // repetitions of the last size probed: how much they vary says how many trials the stopping rule
+  // will take at the large sizes (20 on a noisy machine where the small ones took 3). No probe sends
   // more than 16 x a message that took an eighth of a trial, so a slow link never waits long.
   // Corrupt data here is left for the sweep to find at its size, with the sizes before it kept.
   Probe probe_large_sizes(const Group& group) {
     const std::uint64_t largest = record_.schedule.back();
+    const auto one_repetition = [&](std::uint64_t bytes) {
+      return timed_reps(group, bytes, options_.pattern, 1, 1, nullptr, "the probe", Damage::ignored);
+    };
     Probe probe;
     for (std::uint64_t bytes = std::min(largest, kFirstProbeBytes);; bytes = std::min(largest, bytes * 16)) {
       const TransferShape shape = module_.shape(options_.pattern, bytes, 1);
-      const double seconds = timed_reps(group, bytes, options_.pattern, 1, 1, nullptr, "the probe", Damage::ignored);
+      const double seconds = one_repetition(bytes);
       if (!(seconds > 0)) return probe;
-      probe = {shape.bytes_per_transfer, seconds / shape.transfers_per_rep};
-      if (bytes == largest || seconds >= options_.calibration.trial_seconds / 8) return probe;
+      probe = {shape.bytes_per_transfer, seconds / shape.transfers_per_rep, 0, bytes};
+      if (bytes == largest || seconds >= options_.calibration.trial_seconds / 8) break;
     }
+    std::vector<double> repetitions;
+    for (std::size_t i = 0; i < kProbeRepetitions; ++i) {
+      const double seconds = one_repetition(probe.bytes);
+      if (!(seconds > 0)) return probe;
+      repetitions.push_back(seconds);
+    }
+    probe.trials = trials_for_precision(median_relative_error(repetitions), repetitions.size(), options_.precision,
+                                        options_.min_trials, options_.max_trials);
+    return probe;
   }
 
   // One timed call on every member; the slowest timer's seconds per repetition on every rank.
@@ -490,12 +506,16 @@ class Sweep {
       TrialTiming timing;
       const double trial_seconds_per_rep =
           timed_reps(group, bytes, pattern, result.reps, window, &timing, "trial " + std::to_string(trial + 1));
-      // A warm-up of a few repetitions that met one hiccup (5 ms for a 7 us round trip, seen
-      // with ranks sharing cores) sizes trials of 2 repetitions, each as noisy as one message: a
-      // first trial far under --trial-time re-sizes them and counts as warm-up. Every rank sees
-      // the same slowest time, so all decide alike.
+      // A first trial far from --trial-time re-sizes the repetitions and counts as warm-up. Far
+      // under: a warm-up of a few repetitions that met one hiccup (5 ms for a 7 us round trip, seen
+      // with ranks sharing cores) sizes trials of 2 repetitions, each as noisy as one message. Far
+      // over: the warm-up ran faster than the trials do (a stream of 1.5 KiB messages over shared
+      // memory ran 6 times slower in its trials here, so each trial took 60 ms, not 10). Every rank
+      // sees the same slowest time, so all decide alike.
       const std::uint64_t resized = reps_to_fill(calibration, trial_seconds_per_rep);
-      if (trial == 0 && resizes_left > 0 && resized > kResizeFactor * result.reps) {
+      const bool far_from_the_trial_time =
+          resized > kResizeFactor * result.reps || result.reps > kLongTrialFactor * resized;
+      if (trial == 0 && resizes_left > 0 && far_from_the_trial_time) {
         --resizes_left;
         result.reps = resized;
         trial = std::numeric_limits<std::uint64_t>::max();  // the loop's ++ starts the trials again
@@ -552,7 +572,7 @@ class Sweep {
                          shortest_round_trip_, [&](std::uint64_t bytes, std::uint64_t window) {
                            return module_.shape(options_.pattern, bytes, window);
                          },
-                         probe_};
+                         probe_, options_.precision, options_.max_trials};
     const double left = seconds_left_in_sweep(curve.sizes, remaining, plan);
     double spent = 0;
     for (const SizeResult& size : curve.sizes) spent += size.wall_seconds;

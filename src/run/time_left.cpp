@@ -1,6 +1,7 @@
 #include "run/time_left.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "npgpu/statistics.hpp"
 
@@ -9,6 +10,7 @@ namespace {
 
 constexpr double kRateWithoutProbe = 1e9;  // bytes per second: a guess, so that the first, latency-bound
                                            // sizes do not predict hours for the last ones
+constexpr std::size_t kRecentSizes = 8;    // whose trials say what the next sizes will take
 
 // A size in the model: its warm-up (a quarter trial, or one repetition when that is longer) and
 // `trials` trials, each the trial time or one repetition when that is longer, by the module's
@@ -26,25 +28,47 @@ double host_extra_per_rep(const SizeResult& size) {
   return std::max(0.0, host - size.time.median * size.shape.transfers_per_rep);
 }
 
+// The trials the sizes just finished took, on average.
+double recent_trials(const std::vector<SizeResult>& done, std::uint64_t min_trials) {
+  const std::size_t first = done.size() > kRecentSizes ? done.size() - kRecentSizes : 0;
+  double trials = 0;
+  for (std::size_t i = first; i < done.size(); ++i) trials += static_cast<double>(done[i].trial_seconds.size());
+  return std::max(static_cast<double>(min_trials), trials / static_cast<double>(done.size() - first));
+}
+
+// From `recent` trials at the last size finished to the probe's at its size, in log size.
+double trials_at(std::uint64_t bytes, std::uint64_t last_bytes, double recent, const Probe& probe) {
+  if (!(probe.trials > 0) || probe.bytes <= last_bytes) return recent;
+  if (bytes >= probe.bytes) return probe.trials;
+  const double along = std::log(static_cast<double>(bytes) / static_cast<double>(last_bytes)) /
+                       std::log(static_cast<double>(probe.bytes) / static_cast<double>(last_bytes));
+  return recent + std::clamp(along, 0.0, 1.0) * (probe.trials - recent);
+}
+
 }  // namespace
+
+double trials_for_precision(double error, std::size_t samples, double precision, std::uint64_t min_trials,
+                            std::uint64_t max_trials) {
+  const double needed = std::isfinite(error) ? std::ceil(static_cast<double>(samples) * std::pow(error / precision, 2))
+                                             : static_cast<double>(max_trials);
+  return std::clamp(needed, static_cast<double>(min_trials), static_cast<double>(max_trials));
+}
 
 double seconds_left_in_sweep(const std::vector<SizeResult>& done, const std::vector<std::uint64_t>& remaining,
                              const SweepPlan& plan) {
   if (done.empty() || remaining.empty()) return 0;
   const double trial = plan.calibration.trial_seconds;
-  double trials = 0, beyond_model = 0;
+  double beyond_model = 0;
   double best_rate = plan.probe.seconds_per_transfer > 0 ? plan.probe.bytes_per_transfer / plan.probe.seconds_per_transfer
                                                         : kRateWithoutProbe;
   for (const SizeResult& size : done) {
     const auto kept = static_cast<double>(size.trial_seconds.size());
-    trials += kept;
     beyond_model += size.wall_seconds -
                     modelled_cost(trial, size.time.median * size.shape.transfers_per_rep, host_extra_per_rep(size), kept);
     best_rate = std::max(best_rate, size.throughput(size.time.median));
   }
-  const auto finished = static_cast<double>(done.size());
-  trials = std::max(static_cast<double>(plan.min_trials), trials / finished);
-  beyond_model /= finished;
+  beyond_model /= static_cast<double>(done.size());
+  const double recent = recent_trials(done, plan.min_trials);
 
   double left = 0;
   double previous_transfer = done.back().time.median;
@@ -54,6 +78,7 @@ double seconds_left_in_sweep(const std::vector<SizeResult>& done, const std::vec
         plan.window_given ? plan.window : window_to_fill(plan.calibration, plan.window, previous_transfer, plan.round_trip, bytes);
     const TransferShape shape = plan.shape(bytes, window);
     const double transfer = std::max(previous_transfer, shape.bytes_per_transfer / best_rate);
+    const double trials = trials_at(bytes, done.back().bytes, recent, plan.probe);
     left += std::max(0.0, modelled_cost(trial, transfer * shape.transfers_per_rep, host_extra, trials) + beyond_model);
     previous_transfer = transfer;
   }

@@ -2,6 +2,8 @@
 
 #include "run/time_left.hpp"
 
+#include <limits>
+
 namespace npgpu {
 namespace {
 
@@ -61,6 +63,38 @@ TEST(SecondsLeft, TheProbeForetellsTheLargestSizes) {
   SizeResult first = finished(8, 1e-6, 3, 0.0325);
   first.shape = {2, 8};
   EXPECT_NEAR(seconds_left_in_sweep({first}, {64'000'000}, pingpong), 4 * 0.0256, 1e-9);
+}
+
+TEST(SecondsLeft, TrialsGoOverToTheProbesTowardTheLargeSizes) {
+  // The sizes so far took 3 trials; the probe's repetitions at 100 MB say the precision will take 20
+  // there. A size at the probe's or beyond costs 20 trials, one halfway in log size (1 MB, between
+  // 10 kB and 100 MB) 11.5; each trial is the trial time (these messages are fast), the warm-up a
+  // quarter of it.
+  SweepPlan plan = stream_plan(1, true);
+  plan.probe = {1e9, 1e-9, 20, 100'000'000};
+  const std::vector<SizeResult> done{finished(10'000, 1e-9, 3, 0.0325, 1)};
+  EXPECT_NEAR(seconds_left_in_sweep(done, {100'000'000}, plan), 20 * 0.01 + 0.0025, 1e-9);
+  EXPECT_NEAR(seconds_left_in_sweep(done, {200'000'000}, plan), 20 * 0.01 + 0.0025, 1e-9);
+  EXPECT_NEAR(seconds_left_in_sweep(done, {1'000'000}, plan), 11.5 * 0.01 + 0.0025, 1e-9);
+  plan.probe.trials = 0;
+  EXPECT_NEAR(seconds_left_in_sweep(done, {100'000'000}, plan), 3 * 0.01 + 0.0025, 1e-9) << "no probe: as the last sizes";
+}
+
+TEST(SecondsLeft, TheLastSizesTrialsCountNotTheFirstOnes) {
+  // Twelve sizes: the first four took 20 trials, the last eight 3; the next sizes take 3.
+  std::vector<SizeResult> done;
+  for (int i = 0; i < 12; ++i) done.push_back(finished(8, 1e-6, i < 4 ? 20 : 3, i < 4 ? 0.2025 : 0.0325));
+  // Every size cost exactly its trials and warm-up, so nothing is added beyond the model.
+  EXPECT_NEAR(seconds_left_in_sweep(done, {16}, stream_plan(64, false)), 3 * 0.01 + 0.0025, 1e-9);
+}
+
+TEST(TrialsForPrecision, ErrorFallsAsTheRootOfTheTrials) {
+  // Five repetitions gave their median a 2% error: 1% needs four times as many, 20.
+  EXPECT_EQ(trials_for_precision(0.02, 5, 0.01, 3, 20), 20);
+  EXPECT_EQ(trials_for_precision(0.04, 5, 0.01, 3, 20), 20) << "at most --max-trials";
+  EXPECT_EQ(trials_for_precision(0.005, 5, 0.01, 3, 20), 3) << "at least --min-trials";
+  EXPECT_EQ(trials_for_precision(0.0134, 5, 0.01, 3, 20), 9);
+  EXPECT_EQ(trials_for_precision(std::numeric_limits<double>::infinity(), 5, 0.01, 3, 20), 20);
 }
 
 TEST(SecondsLeft, NothingLeftOrNothingDone) {
