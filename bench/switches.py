@@ -173,13 +173,20 @@ def path_features():
     """Sizes that explain a feature of a path with no switch: cache sizes, the loopback MTU, the
     socket buffers' defaults."""
     features = {}
-    for index in sorted(os.listdir("/sys/devices/system/cpu/cpu0/cache")):
-        if not index.startswith("index"):
-            continue
-        base = f"/sys/devices/system/cpu/cpu0/cache/{index}/"
-        kind = open(base + "type").read().strip()
-        if kind != "Instruction":
-            features[f"L{open(base + 'level').read().strip()} cache"] = parse_size(open(base + "size").read().strip())
+    caches = "/sys/devices/system/cpu/cpu0/cache"
+    if os.path.isdir(caches):
+        for index in sorted(os.listdir(caches)):
+            if not index.startswith("index"):
+                continue
+            base = f"{caches}/{index}/"
+            kind = open(base + "type").read().strip()
+            if kind != "Instruction":
+                features[f"L{open(base + 'level').read().strip()} cache"] = parse_size(open(base + "size").read().strip())
+    else:  # a virtual machine may show no cache in sysfs; the C library asks the CPU (getconf)
+        for level, name in ((1, "LEVEL1_DCACHE_SIZE"), (2, "LEVEL2_CACHE_SIZE"), (3, "LEVEL3_CACHE_SIZE")):
+            answer = subprocess.run(["getconf", name], capture_output=True, text=True).stdout.strip()
+            if answer.isdigit() and int(answer) > 0:
+                features[f"L{level} cache"] = int(answer)
     features["loopback MTU"] = int(open("/sys/class/net/lo/mtu").read())
     features["net.ipv4.tcp_wmem default"] = int(open("/proc/sys/net/ipv4/tcp_wmem").read().split()[1])
     features["net.ipv4.tcp_rmem default"] = int(open("/proc/sys/net/ipv4/tcp_rmem").read().split()[1])
