@@ -154,6 +154,21 @@ double misfit(std::span<const double> bytes, const SizeLevels& levels, std::span
   return 1.4826 * median_of(misses);
 }
 
+// How far a piece misses the sizes its fit keeps (relative, robust): those beyond kDisturbedScales
+// noise scales, or the median size's distance if larger, are set aside as fit_piece sets them aside.
+double kept_misfit(std::span<const double> bytes, const SizeLevels& levels, const CurvePiece& piece) {
+  std::vector<double> misses, z;
+  for (std::size_t i = piece.first; i <= piece.last; ++i) {
+    misses.push_back(std::fabs(levels.fastest[i] - piece.line.seconds(bytes[i])) / levels.fastest[i]);
+    z.push_back(misses.back() / levels.noise[i]);
+  }
+  const double keep_within = std::max(kDisturbedScales, median_of(z));
+  std::vector<double> kept;
+  for (std::size_t k = 0; k < misses.size(); ++k)
+    if (z[k] <= keep_within) kept.push_back(misses[k]);
+  return 1.4826 * median_of(kept);
+}
+
 // How far two pieces' lines part at a size, as the log of their ratio.
 double parting(const CurvePiece& a, const CurvePiece& b, double bytes) {
   return std::fabs(std::log(b.line.seconds(bytes) / a.line.seconds(bytes)));
@@ -161,9 +176,10 @@ double parting(const CurvePiece& a, const CurvePiece& b, double bytes) {
 
 // How far two neighbouring pieces part within a factor kNearby of the size between them (a jump
 // there, or lines that diverge close by), in units of the curve's noise or of what either piece
-// misses its own sizes by, whichever is larger; 0 when they part by less than kLeastChange.
-// Evidence summed over long pieces is not enough: noise that lasts over many sizes adds up too,
-// and so does a bend.
+// misses the sizes its fit keeps by, whichever is larger; 0 when they part by less than
+// kLeastChange. Evidence summed over long pieces is not enough: noise that lasts over many sizes
+// adds up too, and so does a bend. The sizes a fit sets aside do not count: a short piece past a
+// switch whose first sizes pay a one-off cost misses those by far, which says nothing of the switch.
 double prominence(std::span<const double> bytes, const SizeLevels& levels, const CurvePiece& before,
                   const CurvePiece& after, double noise) {
   const double at = bytes[after.first];
@@ -171,21 +187,26 @@ double prominence(std::span<const double> bytes, const SizeLevels& levels, const
   for (std::size_t i = before.first; i <= after.last; ++i)
     if (bytes[i] * kNearby >= at && bytes[i] <= at * kNearby) most = std::max(most, parting(before, after, bytes[i]));
   if (most < std::log(kLeastChange)) return 0;
-  return most / std::max({noise, misfit(bytes, levels, {&before, 1}), misfit(bytes, levels, {&after, 1})});
+  return most / std::max({noise, kept_misfit(bytes, levels, before), kept_misfit(bytes, levels, after)});
 }
 
 // A piece that stands off the two beside it on one side at both of its ends, by more than twice
 // as far as those two part there, is a stretch of sizes the machine slowed or sped up for a
-// while, not a regime: a protocol does not leave a line and come back to it. (Twice their
-// parting, not the noise: their lines are extrapolated across the stretch.) Marks the breaks at
-// both ends of every such stretch.
-std::vector<bool> passing_breaks(std::span<const double> bytes, const std::vector<CurvePiece>& pieces) {
+// while, or the first sizes past a switch that pay a one-off cost (Open MPI's shared memory took
+// 40 us at 32 KiB and 14 us at 48 KiB past an eager limit of 32 KiB), not a regime: a protocol does
+// not leave a line and come back to it. (Twice their parting, not the noise: their lines are
+// extrapolated across the stretch.) A stretch narrower than a factor kNearby joins the piece after
+// it, whose line its sizes do not move, so the break where it starts is judged between the pieces
+// on its two sides: none where they are one regime, the switch where they are not. A wider one
+// would have their lines judged far from their own sizes: the breaks at both its ends are marked
+// as passing, never told.
+std::vector<bool> set_stretches_aside(std::span<const double> bytes, std::vector<CurvePiece>& pieces) {
   constexpr double kStandsOff = 2;
   const auto off = [](const CurvePiece& stretch, const CurvePiece& other, double at) {
     return std::log(stretch.line.seconds(at) / other.line.seconds(at));
   };
   std::vector<bool> passing(pieces.size(), false);
-  for (std::size_t m = 1; m + 1 < pieces.size(); ++m) {
+  for (std::size_t m = pieces.size() < 3 ? 0 : pieces.size() - 2; m >= 1; --m) {
     const CurvePiece &before = pieces[m - 1], &stretch = pieces[m], &after = pieces[m + 1];
     const double side = off(stretch, before, bytes[stretch.first]) > 0 ? 1 : -1;
     bool stands_off = true;
@@ -193,7 +214,14 @@ std::vector<bool> passing_breaks(std::span<const double> bytes, const std::vecto
       const double apart = kStandsOff * parting(before, after, at);
       stands_off = stands_off && side * off(stretch, before, at) > apart && side * off(stretch, after, at) > apart;
     }
-    if (stands_off) passing[m] = passing[m + 1] = true;
+    if (!stands_off) continue;
+    if (bytes[stretch.last] > kNearby * bytes[stretch.first]) {
+      passing[m] = passing[m + 1] = true;
+      continue;
+    }
+    pieces[m + 1].first = stretch.first;
+    pieces.erase(pieces.begin() + static_cast<std::ptrdiff_t>(m));
+    passing.erase(passing.begin() + static_cast<std::ptrdiff_t>(m));
   }
   return passing;
 }
@@ -248,11 +276,11 @@ CurvePieces find_pieces(std::span<const double> bytes, const SizeLevels& levels)
 
   // The breaks that pay their penalty, searched among more than are told: a bend may take breaks
   // of its own, and the switch beside it must still be found. Told are the most prominent of
-  // those that stand out and do not bound a passing stretch, each judged by the pieces beside it.
+  // those that stand out and do not bound a wide passing stretch, each judged by the pieces beside it.
   const double penalty = kPenaltyPerBreak * std::log(static_cast<double>(n));
   CurvePieces found{partitions.pieces(partitions.firsts_paying(penalty)), {}, noise};
   settle_breaks(bytes, judged, found.pieces);
-  const std::vector<bool> passing = passing_breaks(bytes, found.pieces);
+  const std::vector<bool> passing = set_stretches_aside(bytes, found.pieces);
   std::vector<std::pair<double, std::size_t>> prominent;
   for (std::size_t b = 1; b < found.pieces.size(); ++b)
     if (const double p = prominence(bytes, judged, found.pieces[b - 1], found.pieces[b], noise); !passing[b] && p >= kVisibleScales)
