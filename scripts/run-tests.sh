@@ -6,10 +6,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
 . "$root/scripts/mpi-env.sh"
-# Two tests at a time, save those that assert a time or a rate, which run alone (tests/machine.json
-# and tests/CMakeLists.txt say how).
+# Tests that start processes hold the resource lock "mpirun" (tests/CMakeLists.txt): two of them
+# on two cores would measure each other, and two pairs of MPI ranks polling for messages on two
+# cores slowed a trial past its timeout. The unit tests run beside them.
 jobs=$(nproc)
-machine=(--resource-spec-file "$root/tests/machine.json")
 
 # The sanitized pass (below) runs every unit test, the probes that show a finding fails a run
 # (label sanitize), and the integration tests that together reach every line of npgpu's code the
@@ -21,7 +21,7 @@ chosen=$(grep -v '^#' "$root/tests/sanitize/tests.txt" | sed 's/  #.*//' | paste
 listed=$(grep -cv '^#' "$root/tests/sanitize/tests.txt")
 
 "$root/scripts/build.sh" "$root/build"
-(cd "$root/build" && ctest --output-on-failure --timeout 600 -j "$jobs" "${machine[@]}" -E "^($chosen)( |\$)")
+(cd "$root/build" && ctest --output-on-failure --timeout 600 -j "$jobs" -E "^($chosen)( |\$)")
 
 # The CPU-only build, which must keep working without CUDA, with AddressSanitizer and
 # UndefinedBehaviorSanitizer (one build proves both; docs/ARCHITECTURE.md, "Sanitizers"): only
@@ -36,5 +36,5 @@ fi
 # The change-point unit tests are left out there: pure arithmetic over synthetic curves, 1-4 s each
 # here and 190-235 s each under the sanitizers (13 of them: 20 minutes on 2 cores); the planted
 # eager limit in tests/sanitize/tests.txt runs change_points.cpp under the sanitizers on a real curve.
-(cd "$root/build-nocuda" && ctest --output-on-failure --timeout 600 -j "$jobs" "${machine[@]}" -L '^(unit|sanitize)$' -E '^ChangePoints\.' &&
-  ctest --output-on-failure --timeout 600 -j "$jobs" "${machine[@]}" -R "^($chosen)( |\$)")
+(cd "$root/build-nocuda" && ctest --output-on-failure --timeout 600 -j "$jobs" -L '^(unit|sanitize)$' -E '^ChangePoints\.' &&
+  ctest --output-on-failure --timeout 600 -j "$jobs" -R "^($chosen)( |\$)")
