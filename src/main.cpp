@@ -53,19 +53,18 @@ int fail(const Team& team, const std::string& message, int code) {
   return code;
 }
 
-std::string timing_text(const ModuleInfo& module, const RankPairing& pairing, Pattern pattern) {
-  if (module.layout == Layout::per_rank) return "each rank times its own transfers";
-  if (pairing.mode == PairingMode::all)
-    return "every rank times its exchanges with rank + k: pingpong round trips (one transfer = one way = half a "
-           "round trip) or stream windows closed by the receiver's ack (one transfer = one message)";
+std::string timing_text(const ModuleInfo& info, const Module& module, const RankPairing& pairing, Pattern pattern) {
+  if (info.layout == Layout::per_rank) return "each rank times its own transfers";
+  if (pairing.mode == PairingMode::all) {
+    const RepetitionWords latency = module.repetition_words(Pattern::pingpong);
+    const RepetitionWords throughput = module.repetition_words(Pattern::stream);
+    return "every rank times its exchanges with rank + k: pingpong " + latency.timed + " (one transfer = " +
+           latency.one_transfer + ") or stream " + throughput.timed + " (one transfer = " + throughput.one_transfer + ")";
+  }
   const std::string who = pairing.mode == PairingMode::one_pair ? "rank " + std::to_string(pairing.first)
                                                                 : "the first rank of each pair";
-  switch (pattern) {
-    case Pattern::pingpong: return who + " times round trips; one transfer = one way = half a round trip";
-    case Pattern::stream: return who + " times windows of messages, each closed by the receiver's ack; one transfer = one message";
-    case Pattern::bidir: return who + " times windows sent both ways at once; one transfer = one message each way";
-  }
-  return {};
+  const RepetitionWords words = module.repetition_words(pattern);
+  return who + " times " + words.timed + "; one transfer = " + words.one_transfer;
 }
 
 std::string buffers_text(const RunOptions& options, std::uint64_t cache_bytes) {
@@ -274,7 +273,7 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
     record.primary_timer = "host clock (--timer " + plan.options.timer + ": " + record.timer_description + ")";
   record.alt_timer = module->alt_timer_name();
   record.data_check = data_check_text(module->message_check(), plan.options.check_data);
-  record.timing = timing_text(record.module, plan.pairing, plan.options.pattern);
+  record.timing = timing_text(record.module, *module, plan.pairing, plan.options.pattern);
   record.throughput_meaning = module->throughput_meaning(plan.options.pattern);
   record.buffers = buffers_text(plan.options, last_level_cache_bytes());
   record.waits = describe_waits(plan.options);

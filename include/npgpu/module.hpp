@@ -48,6 +48,13 @@ struct TransferShape {
   double bytes_per_transfer;
 };
 
+// What run() times in one repetition of a pattern, and what one transfer of it is, in the words the
+// record keeps (@timing): "round trips" and "one way = half a round trip" for a two-sided pingpong.
+struct RepetitionWords {
+  std::string timed;
+  std::string one_transfer;
+};
+
 // The theoretical peak of the link a run exercises, and how it was computed
 // ("PCIe Gen5 x16: 32 GT/s x 16 lanes x 128/130 / 8").
 struct LinkPeak {
@@ -91,6 +98,10 @@ class Module {
 
   // What one transfer counts, said in the record (e.g. a local copy reads and writes its size).
   virtual std::string throughput_meaning(Pattern pattern) const;
+
+  // Pair modules: what a repetition of the pattern is, for the record; shape() counts its transfers
+  // alike (a one-sided get's pingpong is one get, not a round trip of two messages).
+  virtual RepetitionWords repetition_words(Pattern pattern) const;
 
   // Facts about where this rank measures (GPU, NUMA node, cores, library versions), as
   // name, value pairs: recorded per rank and shown in the console's header. After setup.

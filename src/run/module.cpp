@@ -25,6 +25,15 @@ std::string Module::throughput_meaning(Pattern pattern) const {
   return {};
 }
 
+RepetitionWords Module::repetition_words(Pattern pattern) const {
+  switch (pattern) {
+    case Pattern::pingpong: return {"round trips", "one way = half a round trip"};
+    case Pattern::stream: return {"windows of messages, each closed by the receiver's ack", "one message"};
+    case Pattern::bidir: return {"windows sent both ways at once", "one message each way"};
+  }
+  return {};
+}
+
 const char* pattern_name(Pattern pattern) {
   switch (pattern) {
     case Pattern::pingpong: return "pingpong";
