@@ -6,20 +6,18 @@
 #include <climits>
 #include <optional>
 
-#include "cuda_common/link_peaks.hpp"
 #include "npgpu/module.hpp"
 #include "mpi/device_buffers.hpp"
 #include "mpi/gpu_path.hpp"
+#include "mpi/mpi_places.hpp"
 #include "mpi/mpi_transport.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/gpu_binding.hpp"
-#include "npgpu/network_peaks.hpp"
 #include "npgpu/sysinfo.hpp"
 #include "pair/message_memory.hpp"
 #include "pair/pair_comm.hpp"
 #include "pair/pair_facts.hpp"
 #include "pair/pair_patterns.hpp"
-#include "tcp/socket.hpp"
 
 namespace npgpu {
 namespace {
@@ -36,8 +34,7 @@ class MpiModule final : public Module {
     const bool second_on_device = side_uses_device(own.buffers, 1);
     comm_ = PairComm(setup.team);
     pattern_ = options.pattern;
-    hosts_ = gather_all(comm_.get(), processor_name());
-    networks_ = gather_all(comm_.get(), tcp::local_networks());
+    places_ = MpiPlaces(comm_.get());
     const PairSide side = side_of(setup.pairing, comm_.rank());
     if (side == PairSide::both && first_on_device != second_on_device)
       throw UsageError("--buffers " + own.buffers + ": with --pairs all every rank both starts and answers "
@@ -79,15 +76,9 @@ class MpiModule final : public Module {
   LinkPeak link_peak() const override {
     const int peer = patterns_->peers().to;
     if (peer < 0) return {};
-    const tcp::Place mine{hosts_[static_cast<std::size_t>(comm_.rank())], networks_[static_cast<std::size_t>(comm_.rank())]};
-    const tcp::Place theirs{hosts_[static_cast<std::size_t>(peer)], networks_[static_cast<std::size_t>(peer)]};
-    if (mine.host == theirs.host) return same_host_peak("MPI (shared memory, or TCP loopback where told to)");
-    if (path_.path != GpuPath::host)
+    if (path_.path != GpuPath::host && !places_.same_host(comm_.rank(), peer))
       return {0, "unknown: messages in GPU memory cross PCIe as well as the network, and npgpu does not tell which limits them"};
-    std::vector<std::string> toward;
-    for (const std::string& address : tcp::addresses_toward(mine, theirs)) toward.push_back(tcp::interface_of(address));
-    const LinkPeak one_way = mpi_network_peak(network_interfaces(), toward);
-    return pattern_ == Pattern::bidir ? both_directions(one_way) : one_way;
+    return places_.host_link_peak(comm_.rank(), peer, pattern_);
   }
 
   std::vector<std::pair<std::string, std::string>> placement() const override {
@@ -108,7 +99,7 @@ class MpiModule final : public Module {
   // In the order they are built; destroyed the other way round.
   PairComm comm_;
   Pattern pattern_ = Pattern::pingpong;
-  RankFacts hosts_, networks_;  // by rank: host name, tcp::local_networks()
+  MpiPlaces places_;
   GpuPathChoice path_;
   std::string staging_;
   std::unique_ptr<MessageMemory> memory_;
