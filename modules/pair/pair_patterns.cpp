@@ -12,7 +12,7 @@ PairPatterns::PairPatterns(std::string module, const RunOptions& options, Messag
                            Transport& transport)
     : module_(std::move(module)), flip_(options.flip), memory_(memory),
       mine_on_host_(!memory.on_device()),
-      peer_on_host_(!peer_on_device), transport_(transport) {}
+      peer_on_host_(!peer_on_device), transport_(transport), damage_(module_) {}
 
 TrialTiming PairPatterns::run(const TrialSpec& trial) {
   window_ = trial.window;
@@ -25,7 +25,7 @@ TrialTiming PairPatterns::run(const TrialSpec& trial) {
     }
   }
   const double seconds = trial.clock.now() - start;
-  throw_damage();
+  damage_.throw_if_noted();
   return {seconds};
 }
 
@@ -34,26 +34,11 @@ void PairPatterns::check(std::uint64_t bytes, std::uint64_t seed) {
   // cudaIpc writes into the receiver's memory: no answer may land before every check has read.
   if (peers_.to >= 0 && peers_.from >= 0) transport_.quiesce();
   check_leg(peers_.from, peers_.to, bytes, 1, seed + 1);
-  throw_damage();
+  damage_.throw_if_noted();
 }
 
 void PairPatterns::arrived(const Message& in) {
   if (const auto offset = byte_to_flip(flip_, in.bytes)) memory_.flip_byte(in.data, *offset);
-}
-
-// A peer may still be sending when a message is found corrupt: the exchange goes on to its end
-// (the driver then fails the run on every rank), and the first corrupt message is what is said.
-void PairPatterns::note_damage(const Message& in, std::uint64_t bad, const std::string& found_by) {
-  if (damage_) return;
-  damage_ = module_ + ": byte " + std::to_string(bad) + " of a " + std::to_string(in.bytes) + "-byte message from rank " +
-            std::to_string(in.peer) + " arrived changed (" + found_by + ")";
-}
-
-void PairPatterns::throw_damage() {
-  if (!damage_) return;
-  const std::string what = *damage_;
-  damage_.reset();
-  throw DataError(what);
 }
 
 void PairPatterns::check_leg(int to, int from, std::uint64_t bytes, std::uint64_t slot, std::uint64_t seed) {
@@ -68,7 +53,7 @@ void PairPatterns::check_leg(int to, int from, std::uint64_t bytes, std::uint64_
   if (from < 0) return;
   arrived(in);
   const std::uint64_t bad = memory_.first_mismatch(in.data, bytes, seed);
-  if (bad != bytes) note_damage(in, bad, "--check, which reads every byte");
+  if (bad != bytes) damage_.note(in, bad, "--check, which reads every byte");
 }
 
 Message PairPatterns::outgoing(int peer, std::uint64_t n, std::uint64_t slot) const {
@@ -88,7 +73,7 @@ void PairPatterns::expect_tag(const Message& in, bool stamped_by_host) {
   arrived(in);
   const std::uint64_t bad = untagged_byte(in.data, in.bytes, static_cast<std::uint8_t>(counter_));
   if (bad != in.bytes)
-    note_damage(in, bad, "its tag, in repetition " + std::to_string(rep_ + 1) + " of the trial: corrupt or out of order");
+    damage_.note(in, bad, "its tag, in repetition " + std::to_string(rep_ + 1) + " of the trial: corrupt or out of order");
 }
 
 // A round trip with `to`, timed; the round trip `from` starts is echoed from the buffer it landed

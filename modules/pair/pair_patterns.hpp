@@ -8,6 +8,7 @@
 
 #include "npgpu/fault.hpp"
 #include "npgpu/module.hpp"
+#include "pair/first_damage.hpp"
 #include "pair/transport.hpp"
 
 namespace npgpu {
@@ -47,8 +48,6 @@ class PairPatterns {
   void expect_tag(const Message& in, bool stamped_by_host);
   void check_leg(int to, int from, std::uint64_t bytes, std::uint64_t slot, std::uint64_t seed);
   void arrived(const Message& in);  // the fault switch, where a check is about to read
-  void note_damage(const Message& in, std::uint64_t bad, const std::string& found_by);
-  void throw_damage();
 
   std::string module_;
   std::uint64_t window_ = 1;  // of the trial in progress
@@ -60,7 +59,7 @@ class PairPatterns {
   Peers peers_;
   std::uint64_t counter_ = 0;
   std::uint64_t rep_ = 0;              // within the trial, for the failure's words
-  std::optional<std::string> damage_;  // the first corrupt message, until it is thrown
+  FirstDamage damage_;
 };
 
 }  // namespace npgpu
