@@ -1,5 +1,7 @@
 #include "pair/message_memory.hpp"
 
+#include <cstring>
+
 #include "npgpu/fault.hpp"
 
 namespace npgpu {
@@ -7,8 +9,15 @@ namespace {
 
 class HostMessageMemory final : public MessageMemory {
  public:
-  HostMessageMemory(std::uint64_t pool_bytes, bool cold) : send_(pool_bytes), receive_(pool_bytes) {
-    set_pools(send_.data(), receive_.data(), pool_bytes, cold);
+  // `receive_pool`: the caller's, or null for one of its own.
+  HostMessageMemory(std::uint64_t pool_bytes, bool cold, std::byte* receive_pool) : send_(pool_bytes) {
+    if (receive_pool == nullptr) {
+      receive_ = HostBuffer(pool_bytes);
+      receive_pool = receive_.data();
+    } else {
+      std::memset(receive_pool, 0xA5, pool_bytes);  // first touch now, as HostBuffer does
+    }
+    set_pools(send_.data(), receive_pool, pool_bytes, cold);
   }
 
   bool on_device() const override { return false; }
@@ -28,7 +37,11 @@ class HostMessageMemory final : public MessageMemory {
 }  // namespace
 
 std::unique_ptr<MessageMemory> make_host_message_memory(std::uint64_t pool_bytes, bool cold) {
-  return std::make_unique<HostMessageMemory>(pool_bytes, cold);
+  return std::make_unique<HostMessageMemory>(pool_bytes, cold, nullptr);
+}
+
+std::unique_ptr<MessageMemory> make_host_message_memory(std::uint64_t pool_bytes, bool cold, std::byte* receive_pool) {
+  return std::make_unique<HostMessageMemory>(pool_bytes, cold, receive_pool);
 }
 
 }  // namespace npgpu

@@ -46,6 +46,7 @@ class MessageMemory {
     return receive_ + rotation_.offset(bytes, index);
   }
   std::byte* receive_pool() const { return receive_; }
+  std::uint64_t pool_bytes() const { return pool_bytes_; }
   // Where a message of either pool starts within its pool: the same place in the peer's pools.
   std::uint64_t pool_offset(const std::byte* message) const {
     const bool in_send = message >= send_ && message < send_ + pool_bytes_;

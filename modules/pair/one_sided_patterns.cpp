@@ -1,0 +1,420 @@
+#include "pair/one_sided_patterns.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+
+namespace npgpu {
+namespace {
+
+constexpr std::uint64_t kLine = 64;  // the notice byte sits on a cache line of its own
+// A put's bytes may land in any order (memcpy can store a message's first bytes after its last), so
+// a first byte is given this long to follow the last before its tag counts as corrupt.
+constexpr std::chrono::seconds kFirstByteGrace{1};
+
+// Tags and notice counts take 7 bits. The bytes the patterns arm (the tag's complement) and the fault
+// switch's flips (XOR 0xFF) have the eighth bit set, so neither is ever taken for an arrival.
+std::uint8_t tag_of(std::uint64_t count) { return static_cast<std::uint8_t>(count & 0x7F); }
+
+// A byte a peer may be writing: read whole, and before anything read after it.
+std::uint8_t seen(const std::byte* at) {
+  return std::to_integer<std::uint8_t>(std::atomic_ref<std::byte>(*const_cast<std::byte*>(at)).load(std::memory_order_acquire));
+}
+
+// Where a message will be polled, a value its tag never has: set before the write is asked for, so
+// what a slot held before (an earlier size, the check's pattern, a message 128 repetitions back)
+// cannot pass for the message.
+void arm(std::byte* message, std::uint64_t bytes, std::uint8_t tag) { stamp(message, bytes, static_cast<std::uint8_t>(~tag)); }
+
+// The fixed content of the exposed memory for gets: byte `offset` of the pool.
+std::byte exposed_byte(std::uint64_t offset) { return static_cast<std::byte>(((offset + 1) * 0x9E3779B97F4A7C15ull) >> 56); }
+
+std::uint64_t notice_offset(std::uint64_t pool_bytes) { return (pool_bytes + kLine - 1) / kLine * kLine; }
+
+}  // namespace
+
+std::uint64_t one_sided_exposed_bytes(std::uint64_t pool_bytes) { return notice_offset(pool_bytes) + kLine; }
+
+OneSidedPatterns::OneSidedPatterns(std::string module, OneSidedOperation operation, OneSidedSync sync,
+                                   const RunOptions& options, MessageMemory& memory, OneSidedTransport& transport)
+    : module_(std::move(module)), operation_(operation), sync_(sync), flip_(options.flip), memory_(memory),
+      transport_(transport), damage_(module_) {
+  if (memory.on_device()) throw std::logic_error(module_ + ": the one-sided patterns poll and tag host memory only");
+  if (operation_ == OneSidedOperation::get) restore_exposed(0, memory_.pool_bytes());
+}
+
+void OneSidedPatterns::select_peers(const Peers& peers) {
+  if (peers.to >= 0 && peers.from >= 0)
+    throw std::logic_error(module_ + ": the one-sided patterns take one role per step, and this rank was given two");
+  peers_ = peers;
+  counter_ = 0;
+  notices_sent_ = notices_seen_ = 0;
+  if (sync_ == OneSidedSync::fence) return;
+  *(memory_.receive_pool() + notice_offset(memory_.pool_bytes())) = std::byte{0xFF};
+  transport_.refresh();
+}
+
+TrialTiming OneSidedPatterns::run(const TrialSpec& trial) {
+  window_ = trial.window;
+  const std::uint64_t n = trial.bytes;
+  // Passive-target gets need nothing of the target but progress, until the initiator is done.
+  const bool serves = operation_ == OneSidedOperation::get && sync_ == OneSidedSync::flush &&
+                      trial.pattern != Pattern::bidir;
+  start_trial(trial.pattern, n);
+  const double start = trial.clock.now();
+  if (serves && !initiator()) {
+    await_notice();
+    counter_ += trial.reps;
+  } else {
+    for (rep_ = 0; rep_ < trial.reps; ++rep_, ++counter_) repeat(trial.pattern, n);
+  }
+  const double seconds = trial.clock.now() - start;
+  if (serves && initiator()) notify(peers_.to);
+  damage_.throw_if_noted();
+  return {seconds};
+}
+
+void OneSidedPatterns::repeat(Pattern pattern, std::uint64_t n) {
+  const bool both_ways = pattern == Pattern::bidir;
+  if (operation_ == OneSidedOperation::put) {
+    if (pattern == Pattern::pingpong) put_pingpong(n);
+    else put_windows(n, both_ways || initiator(), both_ways || !initiator());
+  } else if (both_ways || initiator()) {
+    get_windows(n, pattern == Pattern::pingpong ? 1 : window_, both_ways);
+  } else {
+    complete(peers_.from);  // the target's part of a fenced get
+  }
+}
+
+// Before the clock: a fenced trial opens its first epoch; a passive-target put pingpong arms where
+// its first messages will be polled, and the target says when it has.
+void OneSidedPatterns::start_trial(Pattern pattern, std::uint64_t n) {
+  if (sync_ == OneSidedSync::fence) {
+    transport_.fence(peer());
+    return;
+  }
+  if (operation_ != OneSidedOperation::put || pattern != Pattern::pingpong) return;
+  if (initiator()) {
+    arm(exposed(n, 2 * counter_ + 1), n, tag_of(counter_));
+    await_notice();
+  } else {
+    arm(exposed(n, 2 * counter_), n, tag_of(counter_));
+    transport_.refresh();
+    notify(peers_.from);
+  }
+}
+
+// The ping lands in the slot it left from, the pong in the next one. With flush, each side arms the
+// slot of its next message while it waits for this one (only its own peer writes there, and only
+// once this exchange is over); a slot that the next message shares needs none, as consecutive tags
+// differ.
+void OneSidedPatterns::put_pingpong(std::uint64_t n) {
+  const std::uint8_t tag = tag_of(counter_);
+  const bool flush = sync_ == OneSidedSync::flush;
+  if (initiator()) {
+    std::byte* out = local(n, 2 * counter_);
+    stamp(out, n, tag);
+    transport_.put(out, n, peers_.to, offset(n, 2 * counter_));
+    complete(peers_.to);
+    const Message pong = arrived_at(exposed(n, 2 * counter_ + 1), n);
+    if (flush) {
+      arm_next(pong.data, exposed(n, 2 * counter_ + 3), n);
+      await(pong, tag);
+    } else {
+      complete(peers_.to);  // the epoch of the answer
+    }
+    arrived(pong);
+    expect_tag(pong, tag);
+    return;
+  }
+  const Message ping = arrived_at(exposed(n, 2 * counter_), n);
+  if (flush) {
+    arm_next(ping.data, exposed(n, 2 * counter_ + 2), n);
+    await(ping, tag);
+  } else {
+    complete(peers_.from);
+  }
+  // Checked before the answer: once the answer is out, the next ping may land in this slot. The
+  // answer carries the tag whatever the ping's bytes were: a corrupt ping is reported here, and the
+  // peer must still see its answer arrive.
+  arrived(ping);
+  expect_tag(ping, tag);
+  stamp(ping.data, n, tag);
+  transport_.put(ping.data, n, peers_.from, offset(n, 2 * counter_ + 1));
+  complete(peers_.from);
+}
+
+void OneSidedPatterns::arm_next(const std::byte* current, std::byte* next, std::uint64_t n) {
+  if (next != current) arm(next, n, tag_of(counter_ + 1));
+}
+
+// A window of puts from the side that `sends` to the side that `reads` (stream: one each; bidir:
+// both). With flush, the sender's notice after its flush says the window is complete, the reader's
+// notice that it read the tag, so the next window may land; with fence, two fences say the same.
+void OneSidedPatterns::put_windows(std::uint64_t n, bool sends, bool reads) {
+  const std::uint64_t first = counter_ * window_;
+  const int to = peer();
+  if (sends)
+    for (std::uint64_t i = 0; i < window_; ++i) {
+      std::byte* out = local(n, first + i);
+      stamp(out, n, tag_of(counter_));
+      transport_.put(out, n, to, offset(n, first + i));
+    }
+  const Message last = arrived_at(exposed(n, first + window_ - 1), n);
+  if (sync_ == OneSidedSync::fence) {
+    transport_.fence(to);
+    if (reads) {
+      arrived(last);
+      expect_tag(last, tag_of(counter_));
+    }
+    transport_.fence(to);
+    return;
+  }
+  if (sends) {
+    transport_.flush(to);
+    notify(to);
+  }
+  if (reads) {
+    await_notice();
+    arrived(last);
+    expect_tag(last, tag_of(counter_));
+    notify(to);
+  }
+  if (sends) await_notice();
+}
+
+// `count` gets from the peer and their completion; bidir (`both_ways`) keeps the two sides in step,
+// a notice each way after every window.
+void OneSidedPatterns::get_windows(std::uint64_t n, std::uint64_t count, bool both_ways) {
+  const std::uint64_t first = counter_ * count;
+  const int from = peer();
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::byte* in = local(n, first + i);
+    const std::uint64_t at = offset(n, first + i);
+    // What the get must replace, so that one that moved nothing is caught.
+    in[0] = ~exposed_byte(at);
+    in[n - 1] = ~exposed_byte(at + n - 1);
+    transport_.get(in, n, from, at);
+  }
+  complete(from);
+  const Message last = arrived_at(local(n, first + count - 1), n);
+  arrived(last);
+  expect_exposed_content(last, offset(n, first + count - 1));
+  if (both_ways && sync_ == OneSidedSync::flush) {
+    notify(from);
+    await_notice();
+  }
+}
+
+void OneSidedPatterns::complete(int peer) {
+  if (sync_ == OneSidedSync::flush) transport_.flush(peer);
+  else transport_.fence(peer);
+}
+
+// The last byte first, then the first byte, both carrying the tag (the grace above). A message whose
+// last byte never shows it is a peer that stopped answering, for the driver's bounded wait.
+void OneSidedPatterns::await(const Message& in, std::uint8_t tag) {
+  do transport_.refresh();
+  while (seen(in.data + in.bytes - 1) != tag);
+  if (seen(in.data) == tag || damage_.noted()) return;
+  const auto until = std::chrono::steady_clock::now() + kFirstByteGrace;
+  do {
+    transport_.refresh();
+    if (seen(in.data) == tag) return;
+  } while (std::chrono::steady_clock::now() < until);
+  damage_.note(in, 0, "its tag, in repetition " + std::to_string(rep_ + 1) +
+                         " of the trial: the first byte did not show it within a second of the last");
+}
+
+// A notice is one byte carrying the sender's count of notices this step.
+void OneSidedPatterns::notify(int peer) {
+  notice_[0] = std::byte{tag_of(++notices_sent_)};
+  transport_.put(notice_.data(), notice_.size(), peer, notice_offset(memory_.pool_bytes()));
+  transport_.flush(peer);
+}
+
+// A peer may be one notice ahead (bidir sends two per window, which may land before the first is
+// seen): a count at or past the expected one, within half the 7-bit range, is there; the armed byte
+// (eighth bit set) never is.
+void OneSidedPatterns::await_notice() {
+  const std::uint8_t expected = tag_of(++notices_seen_);
+  const std::byte* notice = memory_.receive_pool() + notice_offset(memory_.pool_bytes());
+  for (;;) {
+    transport_.refresh();
+    const std::uint8_t count = seen(notice);
+    if (count < 0x80 && ((count - expected) & 0x7F) < 0x40) return;
+  }
+}
+
+// Outside the timing. Leg 1: the rank with `to` moves a message toward it; leg 2: the rank with
+// `from` toward that one. Both sides of a fenced leg fence alike.
+void OneSidedPatterns::check(std::uint64_t bytes, std::uint64_t seed) {
+  const bool has_to = peers_.to >= 0, has_from = peers_.from >= 0;
+  if (operation_ == OneSidedOperation::put) {
+    put_leg(has_to, has_from, bytes, 0, seed);
+    put_leg(has_from, has_to, bytes, 1, seed + 1);
+  } else {
+    get_leg(has_to, has_from, bytes, 0, seed);
+    get_leg(has_from, has_to, bytes, 1, seed + 1);
+  }
+  damage_.throw_if_noted();
+}
+
+void OneSidedPatterns::put_leg(bool initiator, bool target, std::uint64_t n, std::uint64_t slot, std::uint64_t seed) {
+  const bool fence = sync_ == OneSidedSync::fence;
+  if (initiator) memory_.fill(local(n, slot), n, seed);
+  if (fence) transport_.fence(peer());
+  if (initiator) transport_.put(local(n, slot), n, peer(), offset(n, slot));
+  if (fence) {
+    transport_.fence(peer());
+  } else if (initiator) {
+    transport_.flush(peer());
+    notify(peer());
+  }
+  if (!target) return;
+  if (!fence) await_notice();
+  verify(exposed(n, slot), n, seed);
+}
+
+// The holder writes the pattern into its exposed memory, the initiator reads it, and the holder puts
+// back the fixed content the timed gets are checked against.
+void OneSidedPatterns::get_leg(bool initiator, bool holder, std::uint64_t n, std::uint64_t slot, std::uint64_t seed) {
+  const bool fence = sync_ == OneSidedSync::fence;
+  if (holder) memory_.fill(exposed(n, slot), n, seed);
+  if (fence) {
+    transport_.fence(peer());
+  } else if (holder) {
+    transport_.refresh();
+    notify(peer());
+  }
+  if (initiator) {
+    if (!fence) await_notice();
+    transport_.get(local(n, slot), n, peer(), offset(n, slot));
+  }
+  if (fence) transport_.fence(peer());
+  else if (initiator) transport_.flush(peer());
+  if (initiator) {
+    verify(local(n, slot), n, seed);
+    if (!fence) notify(peer());
+  }
+  if (!holder) return;
+  if (!fence) await_notice();
+  restore_exposed(offset(n, slot), n);
+}
+
+void OneSidedPatterns::verify(std::byte* data, std::uint64_t n, std::uint64_t seed) {
+  const Message in = arrived_at(data, n);
+  arrived(in);
+  const std::uint64_t bad = memory_.first_mismatch(in.data, n, seed);
+  if (bad != n) damage_.note(in, bad, "--check, which reads every byte");
+}
+
+void OneSidedPatterns::restore_exposed(std::uint64_t from, std::uint64_t bytes) {
+  std::byte* pool = memory_.receive_pool();
+  for (std::uint64_t at = from; at < from + bytes; ++at) pool[at] = exposed_byte(at);
+  if (sync_ == OneSidedSync::flush) transport_.refresh();
+}
+
+std::uint64_t OneSidedPatterns::offset(std::uint64_t n, std::uint64_t slot) const {
+  return static_cast<std::uint64_t>(memory_.receive_slot(n, slot) - memory_.receive_pool());
+}
+
+void OneSidedPatterns::arrived(const Message& in) {
+  if (const auto offset = byte_to_flip(flip_, in.bytes)) memory_.flip_byte(in.data, *offset);
+}
+
+void OneSidedPatterns::expect_tag(const Message& in, std::uint8_t tag) {
+  const std::uint64_t bad = untagged_byte(in.data, in.bytes, tag);
+  if (bad != in.bytes)
+    damage_.note(in, bad, "its tag, in repetition " + std::to_string(rep_ + 1) + " of the trial: corrupt or out of order");
+}
+
+// A get's tag is the first and last byte of the memory it read, which holds fixed content.
+void OneSidedPatterns::expect_exposed_content(const Message& in, std::uint64_t exposed_offset) {
+  const std::uint64_t last = in.bytes - 1;
+  std::uint64_t bad = in.bytes;
+  if (in.data[last] != exposed_byte(exposed_offset + last)) bad = last;
+  if (in.data[0] != exposed_byte(exposed_offset)) bad = 0;
+  if (bad != in.bytes)
+    damage_.note(in, bad, "its tag, in repetition " + std::to_string(rep_ + 1) +
+                             " of the trial (a get's tag is the fixed first and last byte of the memory it read): "
+                             "corrupt, or read from the wrong place");
+}
+
+TransferShape OneSidedPatterns::shape(Pattern pattern, std::uint64_t bytes, std::uint64_t window) const {
+  const auto n = static_cast<double>(bytes);
+  switch (pattern) {
+    case Pattern::pingpong: return {operation_ == OneSidedOperation::get ? 1.0 : 2.0, n};
+    case Pattern::stream: return {static_cast<double>(window), n};
+    case Pattern::bidir: return {static_cast<double>(window), 2 * n};
+  }
+  return {1, n};
+}
+
+std::string OneSidedPatterns::throughput_meaning(Pattern pattern) const {
+  const std::string op = operation_ == OneSidedOperation::put ? "put" : "get";
+  switch (pattern) {
+    case Pattern::pingpong:
+      return operation_ == OneSidedOperation::put ? "message bytes / one-way time (half the round trip)"
+                                                  : "message bytes / time of one get and its completion (a round trip, not halved)";
+    case Pattern::stream: return "message bytes / (window time / " + op + "s in the window), one direction";
+    case Pattern::bidir: return "bytes of both directions together / time per pair of " + op + "s";
+  }
+  return {};
+}
+
+std::string OneSidedPatterns::repetition(Pattern pattern) const {
+  const bool flush = sync_ == OneSidedSync::flush;
+  const std::string completion = flush ? "a flush" : "a fence";
+  if (operation_ == OneSidedOperation::get) {
+    switch (pattern) {
+      case Pattern::pingpong: return "gets, each completed by " + completion + ": a request to the peer and the message back";
+      case Pattern::stream: return "windows of gets completed by " + completion;
+      case Pattern::bidir:
+        return "windows of gets both ways at once, each completed by " + completion + (flush ? " and a notice each way" : "");
+    }
+  }
+  switch (pattern) {
+    case Pattern::pingpong:
+      return flush ? "round trips: a put and its flush, seen by the peer polling the message's last and first byte, and "
+                     "the peer's put of it back"
+                   : "round trips: a put and a fence, and the peer's put of the message back and a fence";
+    case Pattern::stream:
+      return flush ? "windows of puts closed by a flush and a notice to the target, which reads the last message's tag "
+                     "and answers with a notice"
+                   : "windows of puts closed by a fence, and a second fence once the target has read the last message's tag";
+    case Pattern::bidir:
+      return flush ? "windows of puts both ways at once, each closed by a flush and a notice, then a notice each way once "
+                     "the other's last message was read"
+                   : "windows of puts both ways at once closed by a fence, and a second fence once both last messages' "
+                     "tags were read";
+  }
+  return {};
+}
+
+std::string OneSidedPatterns::one_transfer(Pattern pattern) const {
+  const bool put = operation_ == OneSidedOperation::put;
+  switch (pattern) {
+    case Pattern::pingpong: return put ? "one way = half a round trip" : "one get: its request out and the message back, not halved";
+    case Pattern::stream: return put ? "one put" : "one get";
+    case Pattern::bidir: return put ? "one put each way" : "one get each way";
+  }
+  return {};
+}
+
+std::string OneSidedPatterns::arrival() const {
+  if (sync_ == OneSidedSync::fence) return "a fence completes every put and get of its epoch at both ends; nothing is polled";
+  const std::string notices = "notices (one-byte puts carrying a count) are polled the same way";
+  if (operation_ == OneSidedOperation::get)
+    return "a get is complete when its flush returns; the target keeps the transport going until the initiator's notice "
+           "ends the trial; " + notices;
+  return "a pingpong message is seen by polling its last byte, then its first (both carry the tag), refreshing the "
+         "transport's view in every turn; a window by the notice that follows its flush; " + notices;
+}
+
+std::string OneSidedPatterns::message_check() const {
+  if (operation_ == OneSidedOperation::put) return "a tag in the first and last byte of every message";
+  return "the first and last byte of every message read, against the fixed content of the memory it was read from";
+}
+
+}  // namespace npgpu
