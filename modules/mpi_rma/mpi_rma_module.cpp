@@ -1,0 +1,117 @@
+// mpiRma: MPI one-sided communication between pairs of ranks, MPI_Put or MPI_Get (--operation),
+// passive target (MPI_Win_lock_all once, MPI_Win_flush) or active target (MPI_Win_fence) (--sync),
+// in the one-sided patterns shared with the other one-sided modules (pair/one_sided_patterns.hpp
+// says what each repetition is). Host memory only; rma_windows.hpp says which windows and why.
+#include <mpi.h>
+
+#include <climits>
+#include <optional>
+
+#include "mpi/gpu_path.hpp"
+#include "mpi/mpi_places.hpp"
+#include "mpi_rma/rma_options.hpp"
+#include "mpi_rma/rma_windows.hpp"
+#include "npgpu/errors.hpp"
+#include "npgpu/module.hpp"
+#include "npgpu/sysinfo.hpp"
+#include "pair/message_memory.hpp"
+#include "pair/pair_comm.hpp"
+
+namespace npgpu {
+namespace {
+
+class MpiRmaModule final : public Module {
+ public:
+  void setup(const ModuleSetup& setup) override {
+    const RunOptions& options = setup.options;
+    const RmaOptions& own = options_of<RmaOptions>(options.module_options);
+    if (setup.max_bytes > static_cast<std::uint64_t>(INT_MAX))
+      throw UsageError("--upper " + std::to_string(setup.max_bytes) +
+                       ": module mpiRma moves at most 2147483647 bytes per put or get (MPI counts are int)");
+    comm_ = PairComm(setup.team);
+    pattern_ = options.pattern;
+    places_ = MpiPlaces(comm_.get());
+    const std::uint64_t pool = pool_bytes(options, setup.max_bytes);
+    windows_.emplace(comm_.get(), one_sided_exposed_bytes(pool), own.one_sided_sync(), setup.pairing);
+    memory_ = make_host_message_memory(pool, options.cache == CacheState::cold, windows_->exposed());
+    patterns_.emplace("mpiRma", own.one_sided_operation(), own.one_sided_sync(), options, *memory_, *windows_);
+    operation_ = own.operation;
+    sync_ = own.sync;
+    if (own.one_sided_sync() == OneSidedSync::flush) read_partners_memory(setup.pairing, pool);
+  }
+
+  void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }
+
+  TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
+
+  void check(std::uint64_t bytes, std::uint64_t seed) override { patterns_->check(bytes, seed); }
+
+  TransferShape shape(Pattern pattern, std::uint64_t bytes, std::uint64_t window) const override {
+    return patterns_->shape(pattern, bytes, window);
+  }
+
+  std::string throughput_meaning(Pattern pattern) const override { return patterns_->throughput_meaning(pattern); }
+
+  RepetitionWords repetition_words(Pattern pattern) const override {
+    return {patterns_->repetition(pattern), patterns_->one_transfer(pattern)};
+  }
+
+  std::string message_check() const override { return patterns_->message_check(); }
+
+  std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
+    return 2 * pool_bytes(options, max_bytes);  // the local pool and the exposed one
+  }
+
+  // The network between the step's pair, as for mpi: none on one host; between hosts, the one IP
+  // interface that reaches the peer when MPI has no other way there; unknown, with why, otherwise.
+  LinkPeak link_peak() const override {
+    const int peer = patterns_->peers().to;
+    if (peer < 0) return {};
+    return places_.host_link_peak(comm_.rank(), peer, pattern_);
+  }
+
+  std::vector<std::pair<std::string, std::string>> placement() const override {
+    const bool lock = sync_ == "lock";
+    return {{"messages", "host memory"},
+            {"rma_operation", operation_ == "get" ? "get (MPI_Get out of the peer's window)" : "put (MPI_Put into the peer's window)"},
+            {"rma_sync", lock ? "lock: MPI_Win_lock_all once (MPI_MODE_NOCHECK), MPI_Win_flush to complete"
+                              : "fence: MPI_Win_fence on the window of the pair, by both of its ranks"},
+            {"rma_window", windows_->description()},
+            {"rma_memory_model", windows_->memory_model()},
+            {"rma_arrival", patterns_->arrival() + (lock ? "; the refresh is MPI_Win_sync" : "")},
+            {"mpi_cuda_aware", describe(mpi_cuda_awareness())}};
+  }
+
+ private:
+  // Under osc sm a partner's memory is mapped into this process, and the first access to each of
+  // its pages from here is a page fault, which the cache-cold rotation over the pool would meet
+  // inside the timing: 64 KiB put pingpongs took 200-270 us here with every page new, 6.5-7.5 us after
+  // this. So each rank reads each partner's whole exposed pool once, into its own local pool (which
+  // the patterns write before they use), after every rank has touched its own.
+  void read_partners_memory(const RankPairing& pairing, std::uint64_t pool) {
+    MPI_Barrier(comm_.get());
+    for (int partner : partners(pairing, comm_.rank())) {
+      windows_->get(memory_->send_slot(pool, 0), pool, partner, 0);
+      windows_->flush(partner);
+    }
+  }
+
+  static std::uint64_t pool_bytes(const RunOptions& options, std::uint64_t max_bytes) {
+    return rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
+  }
+
+  // In the order they are built; destroyed the other way round.
+  PairComm comm_;
+  Pattern pattern_ = Pattern::pingpong;
+  MpiPlaces places_;
+  std::optional<RmaWindows> windows_;
+  std::unique_ptr<MessageMemory> memory_;
+  std::optional<OneSidedPatterns> patterns_;
+  std::string operation_, sync_;
+};
+
+}  // namespace
+
+std::unique_ptr<Module> make_mpi_rma_module() { return std::make_unique<MpiRmaModule>(); }
+
+}  // namespace npgpu
