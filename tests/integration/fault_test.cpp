@@ -1,4 +1,4 @@
-// The checks are proven to catch corruption on the host paths: the test-only fault switch
+// The checks are proven to catch corruption on the host paths (mpiRma's puts and gets among them): the test-only fault switch
 // (--test-flip-byte, hidden from --help) flips one byte of every message from 64 KiB on, where it
 // arrives; the tag (first and last byte) or --check (every byte) must catch it, and the run must
 // fail on every rank together (fault_checks.hpp says what that means).
@@ -40,7 +40,12 @@ INSTANTIATE_TEST_SUITE_P(
                     FaultCase{"MpiTag", 2, {"--module", "mpi"}, "99999999", kFoundByTag},
                     FaultCase{"MpiCheck", 2, {"--module", "mpi", "--check"}, "777", kFoundByCheck},
                     FaultCase{"TcpTag", 2, {"--module", "tcp", "--pattern", "stream"}, "0", kFoundByTag},
-                    FaultCase{"TcpCheck", 2, {"--module", "tcp", "--check"}, "777", kFoundByCheck}),
+                    FaultCase{"TcpCheck", 2, {"--module", "tcp", "--check"}, "777", kFoundByCheck},
+                    FaultCase{"MpiRmaPutTag", 2, {"--module", "mpiRma"}, "99999999", kFoundByTag},
+                    FaultCase{"MpiRmaPutWindowTag", 2, {"--module", "mpiRma", "--pattern", "stream", "--sync", "fence"}, "0", kFoundByTag},
+                    FaultCase{"MpiRmaGetTag", 2, {"--module", "mpiRma", "--operation", "get", "--pattern", "bidir"}, "0", kFoundByTag},
+                    FaultCase{"MpiRmaPutCheck", 2, {"--module", "mpiRma", "--check"}, "777", kFoundByCheck},
+                    FaultCase{"MpiRmaGetCheck", 2, {"--module", "mpiRma", "--operation", "get", "--sync", "fence", "--check"}, "777", kFoundByCheck}),
     [](const testing::TestParamInfo<FaultCase>& info) { return std::string(info.param.name); });
 
 // The switch is for tests: a user never sees it.
