@@ -138,7 +138,7 @@ TEST(CommandLine, HelpShowsEachModulesOptionsUnderItsName) {
       }
     }
   }
-  EXPECT_NE(help.find("[Option Group: pairs of ranks (modules mpi, tcp, cudaIpc, nccl)]"), std::string::npos) << help;
+  EXPECT_NE(help.find("[Option Group: pairs of ranks (modules mpi, tcp, cudaIpc, nccl, ucx)]"), std::string::npos) << help;
 }
 
 TEST(CommandLine, AnswersWithoutARun) {
