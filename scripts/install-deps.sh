@@ -3,9 +3,11 @@
 # is already there. Uses sudo when not run as root.
 set -euo pipefail
 
-# slurm-wlm, munge and shellcheck are for the tests of the batch templates (a real Slurm here).
+# libucx-dev builds the ucx module (optional: without it the module is listed as not built);
+# ucx-utils' ucx_perftest is what bench/ucx.py compares it with. slurm-wlm, munge and shellcheck
+# are for the tests of the batch templates (a real Slurm here).
 packages=(build-essential cmake libopenmpi-dev openmpi-bin libhdf5-dev hdf5-tools libcli11-dev
-          libhwloc-dev nlohmann-json3-dev libgtest-dev python3-h5py python3-matplotlib iproute2 util-linux
+          libhwloc-dev nlohmann-json3-dev libucx-dev ucx-utils libgtest-dev python3-h5py python3-matplotlib iproute2 util-linux
           slurm-wlm munge shellcheck)
 
 missing=()

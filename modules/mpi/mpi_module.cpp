@@ -51,7 +51,7 @@ class MpiModule final : public Module {
     } else {
       // Other ranks' GPU choice may split the communicator to learn node-local ranks: take part.
       if (first_on_device || second_on_device) node_local_rank(setup.team);
-      memory_ = make_host_message_memory(pool_bytes(options, setup.max_bytes), options.cache == CacheState::cold);
+      memory_ = make_host_message_memory(host_pool_bytes(options, setup.max_bytes), options.cache == CacheState::cold);
     }
     if (path_.path == GpuPath::staged)
       transport_ = make_staged_transport(comm_.get(), own, setup.max_bytes, on_device);
@@ -68,7 +68,7 @@ class MpiModule final : public Module {
   void check(std::uint64_t bytes, std::uint64_t seed) override { patterns_->check(bytes, seed); }
 
   std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
-    return 2 * pool_bytes(options, max_bytes);  // a host side's pools; a GPU side's staging needs less
+    return 2 * host_pool_bytes(options, max_bytes);  // a host side's pools; a GPU side's staging needs less
   }
 
   // The network between the step's pair: none on one host; between hosts, the one IP interface
@@ -92,10 +92,6 @@ class MpiModule final : public Module {
   }
 
  private:
-  static std::uint64_t pool_bytes(const RunOptions& options, std::uint64_t max_bytes) {
-    return rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
-  }
-
   // In the order they are built; destroyed the other way round.
   PairComm comm_;
   Pattern pattern_ = Pattern::pingpong;

@@ -8,7 +8,6 @@
 
 #include <chrono>
 #include <optional>
-#include <string_view>
 #include <type_traits>
 
 #include "cuda_common/cuda_check.hpp"
@@ -16,12 +15,11 @@
 #include "cuda_common/gpu_options.hpp"
 #include "npgpu/module.hpp"
 #include "pair/cuda_stream.hpp"
+#include "pair/first_exchanges.hpp"
 #include "pair/message_memory.hpp"
 #include "pair/pair_comm.hpp"
 #include "pair/pair_facts.hpp"
 #include "pair/pair_patterns.hpp"
-
-extern char** environ;
 
 namespace npgpu {
 namespace {
@@ -61,13 +59,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::string nccl_environment() {
-  std::string settings;
-  for (char** entry = environ; *entry != nullptr; ++entry)
-    if (std::string_view(*entry).rfind("NCCL_", 0) == 0) settings += (settings.empty() ? "" : " ") + std::string(*entry);
-  return settings.empty() ? "none" : settings;
-}
-
 struct DestroyNcclComm {
   void operator()(ncclComm_t comm) const { ncclCommDestroy(comm); }
 };
@@ -96,11 +87,8 @@ class NcclModule final : public Module {
     memory_ = make_device_message_memory(rotation_pool_bytes(setup.max_bytes, gpu_.l2_bytes, cold), cold,
                                          setup.max_bytes);
     transport_.emplace(nccl_.get(), stream_.get());
-    // The first exchanges connect every step's peers; the second, the same, show what they cost
-    // connected.
-    const std::vector<PairStep> steps = pairing_steps(setup.pairing);
-    for (const PairStep& step : steps) first_call_seconds_ += timed_exchange(step.peers[static_cast<std::size_t>(rank)]);
-    for (const PairStep& step : steps) second_call_seconds_ += timed_exchange(step.peers[static_cast<std::size_t>(rank)]);
+    // NCCL connects every step's peers on their first exchange.
+    exchanges_ = time_first_exchanges(comm_.get(), setup.pairing, rank, *transport_, *memory_);
     patterns_.emplace("nccl", options, *memory_, true, *transport_);
   }
 
@@ -121,9 +109,9 @@ class NcclModule final : public Module {
     facts.emplace_back("nccl_version", std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) +
                                            "." + std::to_string(version % 100));
     facts.emplace_back("nccl_comm_init_s", seconds_fact(init_seconds_));
-    facts.emplace_back("nccl_first_call_s", seconds_fact(first_call_seconds_));
-    facts.emplace_back("nccl_second_call_s", seconds_fact(second_call_seconds_));
-    facts.emplace_back("nccl_environment", nccl_environment());
+    facts.emplace_back("nccl_first_call_s", seconds_fact(exchanges_.first_seconds));
+    facts.emplace_back("nccl_second_call_s", seconds_fact(exchanges_.second_seconds));
+    facts.emplace_back("nccl_environment", environment_settings("NCCL_"));
     return facts;
   }
 
@@ -133,25 +121,13 @@ class NcclModule final : public Module {
   }
 
  private:
-  // One byte each way at once with each peer, synchronized; every rank starts together.
-  double timed_exchange(const Peers& peers) {
-    MPI_Barrier(comm_.get());
-    const auto started = std::chrono::steady_clock::now();
-    for (int peer : {peers.to, peers.from}) {
-      if (peer < 0) continue;
-      transport_->receive({memory_->receive_slot(1, peer == peers.to ? 0 : 1), 1, true, peer});
-      transport_->send({memory_->send_slot(1, 0), 1, true, peer});
-    }
-    transport_->complete();
-    return seconds_since(started);
-  }
-
   // In the order they are built; destroyed the other way round.
   PairComm comm_;
   Gpu gpu_;
   std::unique_ptr<std::remove_pointer_t<ncclComm_t>, DestroyNcclComm> nccl_;
   CudaStream stream_;
-  double init_seconds_ = 0, first_call_seconds_ = 0, second_call_seconds_ = 0;
+  double init_seconds_ = 0;
+  FirstExchanges exchanges_;
   std::unique_ptr<MessageMemory> memory_;
   std::optional<NcclTransport> transport_;
   std::optional<PairPatterns> patterns_;

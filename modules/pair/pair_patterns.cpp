@@ -77,13 +77,14 @@ void PairPatterns::expect_tag(const Message& in, bool stamped_by_host) {
 }
 
 // A round trip with `to`, timed; the round trip `from` starts is echoed from the buffer it landed
-// in. The ping lands in the slot it left from (where cudaIpc puts it), the pong in the next one,
-// since both roles may run at once.
+// in. Ping and pong land in the slot they left from, where a transport that writes into the peer's
+// pool (cudaIpc, ucx's put) puts them; they never share it, as no rank of a step has both roles
+// (pairing_steps).
 void PairPatterns::pingpong(std::uint64_t n) {
-  const Message ping = incoming(peers_.from, n, 2 * counter_);
-  const Message pong = incoming(peers_.to, n, 2 * counter_ + 1);
+  const Message ping = incoming(peers_.from, n, counter_);
+  const Message pong = incoming(peers_.to, n, counter_);
   if (peers_.to >= 0) {
-    const Message out = outgoing(peers_.to, n, 2 * counter_);
+    const Message out = outgoing(peers_.to, n, counter_);
     stamp_tag(out);
     transport_.send(out);
   }

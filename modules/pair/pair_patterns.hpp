@@ -1,8 +1,8 @@
 #pragma once
 // pingpong, stream and bidir between ranks over any transport, and the full data check: NetPIPE's
 // and OSU's patterns, written once for the pair modules. A rank starts each exchange with its `to`
-// peer and answers its `from` peer (npgpu::Peers): in a pair one rank has each role, in a step of
-// the all-pairs shift every rank has both at once.
+// peer and answers its `from` peer (npgpu::Peers): in every step, a pair's or a phase of the
+// all-pairs shift's (pairing_steps), a rank has one of the two roles.
 #include <optional>
 #include <string>
 

@@ -60,8 +60,7 @@ class TcpModule final : public Module {
     comm_ = PairComm(setup.team);
     pattern_ = options.pattern;
     connect_partners(partners(setup.pairing, comm_.rank()));
-    const std::uint64_t pool = rotation_pool_bytes(setup.max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
-    memory_ = make_host_message_memory(pool, options.cache == CacheState::cold);
+    memory_ = make_host_message_memory(host_pool_bytes(options, setup.max_bytes), options.cache == CacheState::cold);
     transport_.emplace(sockets_);
     patterns_.emplace("tcp", options, *memory_, false, *transport_);
   }
@@ -73,7 +72,7 @@ class TcpModule final : public Module {
   void check(std::uint64_t bytes, std::uint64_t seed) override { patterns_->check(bytes, seed); }
 
   std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
-    return 2 * rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
+    return 2 * host_pool_bytes(options, max_bytes);
   }
 
   // The step's link: none on one host; else the interface its connection leaves by, full duplex.

@@ -2,7 +2,7 @@
 #   spack repo create ~/npgpu-repo && mkdir -p ~/npgpu-repo/packages/npgpu
 #   cp packaging/spack/package.py ~/npgpu-repo/packages/npgpu/ && spack repo add ~/npgpu-repo
 # then build from a checkout with `spack develop --path /path/to/npgpu npgpu@main` and
-# `spack install npgpu@main +cuda cuda_arch=90 +nccl` (or ~cuda on a cluster without GPUs).
+# `spack install npgpu@main +cuda cuda_arch=90 +nccl +ucx` (or ~cuda on a cluster without GPUs).
 from spack.package import *
 
 
@@ -18,11 +18,12 @@ class Npgpu(CMakePackage, CudaPackage):
 
     variant("nccl", default=False, description="Build the nccl module (ncclSend/ncclRecv between GPUs)")
     conflicts("+nccl", when="~cuda", msg="the nccl module needs +cuda")
+    variant("ucx", default=False, description="Build the ucx module (UCX's UCP between ranks, the layer under MPI)")
 
     # What CMakeLists.txt and cmake/ look for, no more: tests/packaging/spack_recipe_test.py
     # compares the two.
     depends_on("cmake@3.22:", type="build")
-    depends_on("pkgconfig", type="build")  # finds hwloc
+    depends_on("pkgconfig", type="build")  # finds hwloc and ucx
     depends_on("mpi")
     depends_on("hdf5")  # the serial C library is enough: only rank 0 writes
     depends_on("hwloc@2:")
@@ -30,6 +31,7 @@ class Npgpu(CMakePackage, CudaPackage):
     depends_on("nlohmann-json@3.2:", type="build")  # header-only
     depends_on("googletest", type="test")
     depends_on("nccl", when="+nccl")
+    depends_on("ucx", when="+ucx")  # found through pkg-config, as Spack's ucx installs ucx.pc
 
     def cmake_args(self):
         spec = self.spec
@@ -37,6 +39,7 @@ class Npgpu(CMakePackage, CudaPackage):
             # The tristate options are given ON or OFF, never AUTO: the spec decides, not the build host.
             self.define_from_variant("NPGPU_CUDA", "cuda"),
             self.define_from_variant("NPGPU_NCCL", "nccl"),
+            self.define_from_variant("NPGPU_UCX", "ucx"),
             self.define("NPGPU_TESTS", self.run_tests),
             # MPI_HOME picks that MPI's mpicc and mpiexec together (README, "On a cluster").
             self.define("MPI_HOME", spec["mpi"].prefix),

@@ -8,15 +8,6 @@
 namespace npgpu::test {
 namespace {
 
-// The status column of --list-modules for a module: "available", "not built (...)", ...
-std::string module_status(const std::string& name) {
-  const CommandResult listing = run_command({NPGPU_BINARY, "--list-modules"});
-  for (const std::string& line : lines_of(listing.out))
-    if (line.rfind(name + " ", 0) == 0) return line.substr(line.find("  ", 62) + 1);
-  ADD_FAILURE() << name << " is not listed: " << listing.out;
-  return {};
-}
-
 bool has_gpu() { return module_status("cudaIpc").find("available") != std::string::npos; }
 
 CommandResult run_pair(const TempDir& dir, const std::vector<std::string>& args) {

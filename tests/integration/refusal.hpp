@@ -30,4 +30,13 @@ inline void expect_refusal(const std::vector<std::string>& args, const std::stri
   expect_refusal(run_command(argv, dir.path()), dir, says);
 }
 
+// The status column of --list-modules for a module: "available", "not built (...)", ...
+inline std::string module_status(const std::string& name) {
+  const CommandResult listing = run_command({NPGPU_BINARY, "--list-modules"});
+  for (const std::string& line : lines_of(listing.out))
+    if (line.rfind(name + " ", 0) == 0) return line.substr(line.find("  ", 62) + 1);
+  ADD_FAILURE() << name << " is not listed: " << listing.out;
+  return {};
+}
+
 }  // namespace npgpu::test

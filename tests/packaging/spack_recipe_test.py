@@ -27,6 +27,7 @@ SPACK_NAME = {
     "GTest": "googletest",
     "CUDAToolkit": "cuda",  # CudaPackage, the recipe's base class, depends on it when +cuda
     "nccl": "nccl",
+    "ucx": "ucx",
 }
 
 CMAKE_LOOKS_FOR = [

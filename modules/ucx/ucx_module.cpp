@@ -1,0 +1,154 @@
+// ucx: UCX's UCP between ranks, the layer under Open MPI on InfiniBand and RoCE clusters (its pml
+// ucx, and its osc ucx for one-sided), so that a user sees what MPI adds over it: tag send/receive,
+// or put with a flush (--operation). Worker addresses go through MPI, and an endpoint to every
+// partner is made in setup; UCX finishes connecting an endpoint (its wireup) on the first
+// exchanges, which are timed on their own and recorded, never left to a curve.
+#include <mpi.h>
+#include <ucp/api/ucp.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuda_common/link_peaks.hpp"
+#include "npgpu/module.hpp"
+#include "npgpu/network_peaks.hpp"
+#include "pair/first_exchanges.hpp"
+#include "pair/message_memory.hpp"
+#include "pair/pair_comm.hpp"
+#include "pair/pair_facts.hpp"
+#include "pair/pair_patterns.hpp"
+#include "ucx/endpoint_config.hpp"
+#include "ucx/ucx_options.hpp"
+#include "ucx/ucx_put.hpp"
+#include "ucx/ucx_worker.hpp"
+
+namespace npgpu {
+namespace {
+
+using ucx::kEveryTagBit;
+using ucx::tag_of;
+
+// ucp_tag_send_nbx and ucp_tag_recv_nbx, progressed with ucp_worker_progress until all are done. A
+// message longer than its receive fails (UCS_ERR_MESSAGE_TRUNCATED); one shorter fails its tag.
+class UcxTagTransport final : public Transport {
+ public:
+  UcxTagTransport(ucx::Worker& worker, int rank) : worker_(worker), my_tag_(tag_of(rank)) {}
+  void send(const Message& message) override { sends_.push_back(message); }
+  void receive(const Message& message) override { receives_.push_back(message); }
+
+  // Receives are posted first, so that a message finds its buffer waiting rather than being held
+  // as unexpected; then every request is progressed to its end.
+  void complete() override {
+    const ucp_request_param_t param{};  // contiguous bytes, completion polled
+    for (const Message& m : receives_)
+      receiving_.push_back(ucp_tag_recv_nbx(worker_.get(), m.data, m.bytes, tag_of(m.peer), kEveryTagBit, &param));
+    for (const Message& m : sends_)
+      sending_.push_back(ucp_tag_send_nbx(worker_.endpoint(m.peer), m.data, m.bytes, my_tag_, &param));
+    for (std::size_t i = 0; i < receives_.size(); ++i) worker_.wait(receiving_[i], "ucp_tag_recv_nbx", receives_[i].peer);
+    for (std::size_t i = 0; i < sends_.size(); ++i) worker_.wait(sending_[i], "ucp_tag_send_nbx", sends_[i].peer);
+    receives_.clear();
+    sends_.clear();
+    receiving_.clear();
+    sending_.clear();
+  }
+
+ private:
+  ucx::Worker& worker_;
+  ucp_tag_t my_tag_;
+  std::vector<Message> sends_, receives_;
+  std::vector<ucs_status_ptr_t> sending_, receiving_;  // what each call returned, in the same order
+};
+
+class UcxModule final : public Module {
+ public:
+  void setup(const ModuleSetup& setup) override {
+    const RunOptions& options = setup.options;
+    comm_ = PairComm(setup.team);
+    pattern_ = options.pattern;
+    hosts_ = gather_all(comm_.get(), processor_name());
+    const int rank = comm_.rank();
+    put_ = options_of<UcxOptions>(options.module_options).operation == "put";
+    // put: RMA for the data, tags for its notices.
+    worker_.emplace(comm_.get(), put_ ? UCP_FEATURE_TAG | UCP_FEATURE_RMA : UCP_FEATURE_TAG, partners(setup.pairing, rank));
+    const std::uint64_t pool_bytes = host_pool_bytes(options, setup.max_bytes);
+    memory_ = make_host_message_memory(pool_bytes, options.cache == CacheState::cold);
+    if (put_) {
+      pools_.emplace(*worker_, comm_.get(), memory_->receive_pool(), pool_bytes, partners(setup.pairing, rank));
+      transport_ = std::make_unique<ucx::PutTransport>(*worker_, *pools_, *memory_, rank);
+    } else {
+      transport_ = std::make_unique<UcxTagTransport>(*worker_, rank);
+    }
+    exchanges_ = time_first_exchanges(comm_.get(), setup.pairing, rank, *transport_, *memory_);
+    // Read once connected: wireup may replace the lanes an endpoint started with.
+    for (int peer : partners(setup.pairing, rank))
+      endpoints_[peer] = ucx::parse_endpoint_config(worker_->endpoint_info(peer));
+    patterns_.emplace("ucx", options, *memory_, false, *transport_);
+  }
+
+  void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }
+
+  TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
+
+  void check(std::uint64_t bytes, std::uint64_t seed) override { patterns_->check(bytes, seed); }
+
+  std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
+    return 2 * host_pool_bytes(options, max_bytes);
+  }
+
+  // The step's link: none on one host; else the network device UCX's lanes to the peer use.
+  LinkPeak link_peak() const override {
+    const int peer = patterns_->peers().to;
+    const auto endpoint = endpoints_.find(peer);
+    if (endpoint == endpoints_.end()) return {};
+    const bool same_host = hosts_[static_cast<std::size_t>(comm_.rank())] == hosts_[static_cast<std::size_t>(peer)];
+    const LinkPeak one_way = ucx::endpoint_link_peak(endpoint->second, same_host, network_interfaces());
+    return pattern_ == Pattern::bidir ? both_directions(one_way) : one_way;
+  }
+
+  // The first partner's endpoint as UCX configured it; with --pairs all, how many more there are.
+  std::vector<std::pair<std::string, std::string>> placement() const override {
+    std::vector<std::pair<std::string, std::string>> facts{
+        {"ucx_version", ucp_get_version_string()},
+        {"ucx_operation", put_ ? "put: ucp_put_nbx into the peer's mapped pool, ucp_ep_flush_nbx, then a 0-byte tag "
+                                 "message as the notice"
+                               : "tag: ucp_tag_send_nbx, ucp_tag_recv_nbx"},
+        {"ucx_environment", environment_settings("UCX_")}};
+    if (endpoints_.empty()) {
+      facts.emplace_back("ucx_endpoints", "none (idle rank)");
+      return facts;
+    }
+    const auto& [peer, endpoint] = *endpoints_.begin();
+    facts.emplace_back("ucx_peer_rank", std::to_string(peer));
+    facts.emplace_back("ucx_lanes", ucx::describe_lanes(endpoint.lanes));
+    facts.emplace_back("ucx_tag_protocols", endpoint.tag_protocols.empty() ? "unknown" : endpoint.tag_protocols);
+    if (put_) facts.emplace_back("ucx_put_protocols", ucx::describe_put_protocols(endpoint));
+    facts.emplace_back("ucx_first_exchange_s", seconds_fact(exchanges_.first_seconds));
+    facts.emplace_back("ucx_second_exchange_s", seconds_fact(exchanges_.second_seconds));
+    if (endpoints_.size() > 1) facts.emplace_back("ucx_endpoints", std::to_string(endpoints_.size()) + " (one per partner)");
+    return facts;
+  }
+
+ private:
+  // In the order they are built; destroyed the other way round (the worker closes its endpoints
+  // over the communicator, so it goes first).
+  PairComm comm_;
+  Pattern pattern_ = Pattern::pingpong;
+  RankFacts hosts_;  // by rank
+  std::optional<ucx::Worker> worker_;
+  bool put_ = false;
+  std::unique_ptr<MessageMemory> memory_;
+  std::optional<ucx::ExposedPools> pools_;  // put only
+  std::unique_ptr<Transport> transport_;
+  FirstExchanges exchanges_;
+  std::map<int, ucx::EndpointConfig> endpoints_;  // by partner rank
+  std::optional<PairPatterns> patterns_;
+};
+
+}  // namespace
+
+std::unique_ptr<Module> make_ucx_module() { return std::make_unique<UcxModule>(); }
+
+}  // namespace npgpu
