@@ -26,8 +26,8 @@ listed=$(grep -cv '^#' "$root/tests/sanitize/tests.txt")
 # The CPU-only build, which must keep working without CUDA, with AddressSanitizer and
 # UndefinedBehaviorSanitizer (one build proves both; docs/ARCHITECTURE.md, "Sanitizers"): only
 # what this pass runs.
-NPGPU_TARGETS="npgpu npgpu_unit_tests npgpu_integration_tests npgpu_sanitizer_tests npgpu_sanitizer_probe
-  npgpu_file_system_shim" "$root/scripts/build.sh" "$root/build-nocuda" -DNPGPU_CUDA=OFF -DNPGPU_SANITIZE=address,undefined
+NPGPU_TARGETS="npgpu npgpu_unit_tests npgpu_integration_tests npgpu_record_safety_tests npgpu_sanitizer_tests
+  npgpu_sanitizer_probe npgpu_file_system_shim" "$root/scripts/build.sh" "$root/build-nocuda" -DNPGPU_CUDA=OFF -DNPGPU_SANITIZE=address,undefined
 found=$(cd "$root/build-nocuda" && ctest -N -R "^($chosen)( |\$)" | grep -c '^ *Test *#') || true
 if [ "$found" != "$listed" ]; then
   echo "run-tests.sh: tests/sanitize/tests.txt names $listed tests and $found of them exist: run tests/sanitize/select_tests.py again" >&2
