@@ -16,6 +16,7 @@
 #include "pair/pair_comm.hpp"
 #include "pair/pair_facts.hpp"
 #include "pair/pair_patterns.hpp"
+#include "pair/pattern_module.hpp"
 
 namespace npgpu {
 namespace {
@@ -70,7 +71,7 @@ class IpcTransport final : public Transport {
   int receiving_from_ = -1;
 };
 
-class CudaIpcModule final : public Module {
+class CudaIpcModule final : public PatternModule<PairPatterns> {
  public:
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
@@ -98,12 +99,6 @@ class CudaIpcModule final : public Module {
     transport_.emplace(comm, *memory_, peer_pools_, stream_.get());
     patterns_.emplace("cudaIpc", options, *memory_, true, *transport_);
   }
-
-  void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }
-
-  TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
-
-  void check(std::uint64_t bytes, std::uint64_t seed) override { patterns_->check(bytes, seed); }
 
   std::uint64_t host_bytes_needed(const RunOptions&, std::uint64_t max_bytes) const override {
     return max_bytes;  // the --check pattern's way through the host
@@ -150,7 +145,6 @@ class CudaIpcModule final : public Module {
   double import_seconds_ = 0;  // all partners' imports together
   CudaStream stream_;
   std::optional<IpcTransport> transport_;
-  std::optional<PairPatterns> patterns_;
 };
 
 }  // namespace

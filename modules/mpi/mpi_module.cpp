@@ -18,11 +18,12 @@
 #include "pair/pair_comm.hpp"
 #include "pair/pair_facts.hpp"
 #include "pair/pair_patterns.hpp"
+#include "pair/pattern_module.hpp"
 
 namespace npgpu {
 namespace {
 
-class MpiModule final : public Module {
+class MpiModule final : public PatternModule<PairPatterns> {
  public:
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
@@ -61,12 +62,6 @@ class MpiModule final : public Module {
     patterns_.emplace("mpi", options, *memory_, peer_on_device, *transport_);
   }
 
-  void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }
-
-  TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
-
-  void check(std::uint64_t bytes, std::uint64_t seed) override { patterns_->check(bytes, seed); }
-
   std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
     return 2 * host_pool_bytes(options, max_bytes);  // a host side's pools; a GPU side's staging needs less
   }
@@ -101,7 +96,6 @@ class MpiModule final : public Module {
   std::unique_ptr<MessageMemory> memory_;
   std::vector<std::pair<std::string, std::string>> gpu_facts_;
   std::unique_ptr<Transport> transport_;
-  std::optional<PairPatterns> patterns_;
 };
 
 }  // namespace

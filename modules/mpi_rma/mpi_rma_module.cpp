@@ -16,11 +16,12 @@
 #include "npgpu/sysinfo.hpp"
 #include "pair/message_memory.hpp"
 #include "pair/pair_comm.hpp"
+#include "pair/pattern_module.hpp"
 
 namespace npgpu {
 namespace {
 
-class MpiRmaModule final : public Module {
+class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
  public:
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
@@ -39,12 +40,6 @@ class MpiRmaModule final : public Module {
     sync_ = own.sync;
     if (own.one_sided_sync() == OneSidedSync::flush) read_partners_memory(setup.pairing, pool);
   }
-
-  void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }
-
-  TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
-
-  void check(std::uint64_t bytes, std::uint64_t seed) override { patterns_->check(bytes, seed); }
 
   TransferShape shape(Pattern pattern, std::uint64_t bytes, std::uint64_t window) const override {
     return patterns_->shape(pattern, bytes, window);
@@ -106,7 +101,6 @@ class MpiRmaModule final : public Module {
   MpiPlaces places_;
   std::optional<RmaWindows> windows_;
   std::unique_ptr<MessageMemory> memory_;
-  std::optional<OneSidedPatterns> patterns_;
   std::string operation_, sync_;
 };
 

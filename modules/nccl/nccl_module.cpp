@@ -20,6 +20,7 @@
 #include "pair/pair_comm.hpp"
 #include "pair/pair_facts.hpp"
 #include "pair/pair_patterns.hpp"
+#include "pair/pattern_module.hpp"
 
 namespace npgpu {
 namespace {
@@ -63,7 +64,7 @@ struct DestroyNcclComm {
   void operator()(ncclComm_t comm) const { ncclCommDestroy(comm); }
 };
 
-class NcclModule final : public Module {
+class NcclModule final : public PatternModule<PairPatterns> {
  public:
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
@@ -91,12 +92,6 @@ class NcclModule final : public Module {
     exchanges_ = time_first_exchanges(comm_.get(), setup.pairing, rank, *transport_, *memory_);
     patterns_.emplace("nccl", options, *memory_, true, *transport_);
   }
-
-  void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }
-
-  TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
-
-  void check(std::uint64_t bytes, std::uint64_t seed) override { patterns_->check(bytes, seed); }
 
   std::uint64_t host_bytes_needed(const RunOptions&, std::uint64_t max_bytes) const override {
     return max_bytes;  // the --check pattern's way through the host
@@ -130,7 +125,6 @@ class NcclModule final : public Module {
   FirstExchanges exchanges_;
   std::unique_ptr<MessageMemory> memory_;
   std::optional<NcclTransport> transport_;
-  std::optional<PairPatterns> patterns_;
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "pair/pair_comm.hpp"
 #include "pair/pair_facts.hpp"
 #include "pair/pair_patterns.hpp"
+#include "pair/pattern_module.hpp"
 #include "tcp/socket.hpp"
 #include "tcp/tcp_options.hpp"
 
@@ -49,7 +50,7 @@ class TcpTransport final : public Transport {
   std::vector<tcp::Piece> out_, in_;
 };
 
-class TcpModule final : public Module {
+class TcpModule final : public PatternModule<PairPatterns> {
  public:
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
@@ -64,12 +65,6 @@ class TcpModule final : public Module {
     transport_.emplace(sockets_);
     patterns_.emplace("tcp", options, *memory_, false, *transport_);
   }
-
-  void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }
-
-  TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
-
-  void check(std::uint64_t bytes, std::uint64_t seed) override { patterns_->check(bytes, seed); }
 
   std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
     return 2 * host_pool_bytes(options, max_bytes);
@@ -151,7 +146,6 @@ class TcpModule final : public Module {
   std::map<int, std::string> route_how_;  // by partner rank: how it was found
   std::unique_ptr<MessageMemory> memory_;
   std::optional<TcpTransport> transport_;
-  std::optional<PairPatterns> patterns_;
 };
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "pair/pair_comm.hpp"
 #include "pair/pair_facts.hpp"
 #include "pair/pair_patterns.hpp"
+#include "pair/pattern_module.hpp"
 #include "ucx/endpoint_config.hpp"
 #include "ucx/ucx_options.hpp"
 #include "ucx/ucx_put.hpp"
@@ -62,7 +63,7 @@ class UcxTagTransport final : public Transport {
   std::vector<ucs_status_ptr_t> sending_, receiving_;  // what each call returned, in the same order
 };
 
-class UcxModule final : public Module {
+class UcxModule final : public PatternModule<PairPatterns> {
  public:
   void setup(const ModuleSetup& setup) override {
     const RunOptions& options = setup.options;
@@ -87,12 +88,6 @@ class UcxModule final : public Module {
       endpoints_[peer] = ucx::parse_endpoint_config(worker_->endpoint_info(peer));
     patterns_.emplace("ucx", options, *memory_, false, *transport_);
   }
-
-  void select_peers(const Peers& peers) override { patterns_->select_peers(peers); }
-
-  TrialTiming run(const TrialSpec& trial) override { return patterns_->run(trial); }
-
-  void check(std::uint64_t bytes, std::uint64_t seed) override { patterns_->check(bytes, seed); }
 
   std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
     return 2 * host_pool_bytes(options, max_bytes);
@@ -144,7 +139,6 @@ class UcxModule final : public Module {
   std::unique_ptr<Transport> transport_;
   FirstExchanges exchanges_;
   std::map<int, ucx::EndpointConfig> endpoints_;  // by partner rank
-  std::optional<PairPatterns> patterns_;
 };
 
 }  // namespace
