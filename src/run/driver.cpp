@@ -378,17 +378,21 @@ class Sweep {
   // 16 times that while each took under an eighth of a trial, up to the largest size. The largest
   // sizes cost the most and come last; this is their rate, known from the start. Then a few more
   // repetitions of the last size probed: how much they vary says how many trials the stopping rule
-  // will take at the large sizes (20 on a noisy machine where the small ones took 3). No probe sends
-  // more than 16 x a message that took an eighth of a trial, so a slow link never waits long.
-  // Corrupt data here is left for the sweep to find at its size, with the sizes before it kept.
+  // will take at the large sizes (20 on a noisy machine where the small ones took 3), and their
+  // median is the rate: the first repetition of a size touched its buffers' pages for the first
+  // time (16 MiB of mpi stream read 0.6 GB/s so, against 5 GB/s in the sweep, and the time left
+  // at the start was 2.4 times too long). No probe sends more than 16 x a message that took an
+  // eighth of a trial, so a slow link never waits long. Corrupt data here is left for the sweep to
+  // find at its size, with the sizes before it kept.
   Probe probe_large_sizes(const Group& group) {
     const std::uint64_t largest = record_.schedule.back();
     const auto one_repetition = [&](std::uint64_t bytes) {
       return timed_reps(group, bytes, options_.pattern, 1, 1, nullptr, "the probe", Damage::ignored);
     };
     Probe probe;
+    TransferShape shape{};
     for (std::uint64_t bytes = std::min(largest, kFirstProbeBytes);; bytes = std::min(largest, bytes * 16)) {
-      const TransferShape shape = module_.shape(options_.pattern, bytes, 1);
+      shape = module_.shape(options_.pattern, bytes, 1);
       const double seconds = one_repetition(bytes);
       if (!(seconds > 0)) return probe;
       probe = {shape.bytes_per_transfer, seconds / shape.transfers_per_rep, 0, bytes};
@@ -400,6 +404,7 @@ class Sweep {
       if (!(seconds > 0)) return probe;
       repetitions.push_back(seconds);
     }
+    probe.seconds_per_transfer = summarize(repetitions).median / shape.transfers_per_rep;
     probe.trials = trials_for_precision(median_relative_error(repetitions), repetitions.size(), options_.precision,
                                         options_.min_trials, options_.max_trials);
     return probe;

@@ -80,6 +80,15 @@ TEST(SecondsLeft, TrialsGoOverToTheProbesTowardTheLargeSizes) {
   EXPECT_NEAR(seconds_left_in_sweep(done, {100'000'000}, plan), 3 * 0.01 + 0.0025, 1e-9) << "no probe: as the last sizes";
 }
 
+TEST(SecondsLeft, AProbeForetellingFewerTrialsThanTheLastSizesTookIsNotBelieved) {
+  // The last size took 20 trials; the probe's five repetitions agreed (3 trials). The sizes left
+  // take 20, as the last ones did.
+  SweepPlan plan = stream_plan(1, true);
+  plan.probe = {1e9, 1e-9, 3, 100'000'000};
+  const std::vector<SizeResult> done{finished(10'000, 1e-9, 20, 0.2025, 1)};
+  EXPECT_NEAR(seconds_left_in_sweep(done, {1'000'000, 100'000'000}, plan), 2 * (20 * 0.01 + 0.0025), 1e-9);
+}
+
 TEST(SecondsLeft, TheLastSizesTrialsCountNotTheFirstOnes) {
   // Twelve sizes: the first four took 20 trials, the last eight 3; the next sizes take 3.
   std::vector<SizeResult> done;
