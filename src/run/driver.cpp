@@ -379,11 +379,12 @@ class Sweep {
   // sizes cost the most and come last; this is their rate, known from the start. Then a few more
   // repetitions of the last size probed: how much they vary says how many trials the stopping rule
   // will take at the large sizes (20 on a noisy machine where the small ones took 3), and their
-  // median is the rate: the first repetition of a size touched its buffers' pages for the first
-  // time (16 MiB of mpi stream read 0.6 GB/s so, against 5 GB/s in the sweep, and the time left
-  // at the start was 2.4 times too long). No probe sends more than 16 x a message that took an
-  // eighth of a trial, so a slow link never waits long. Corrupt data here is left for the sweep to
-  // find at its size, with the sizes before it kept.
+  // median is the rate, steadier than one repetition. It is still low where messages rotate
+  // cache-cold: the transport's first pass over each part of the pool is slow (mpi pingpong of
+  // 1 MiB here: about 1.8 ms a round trip for the first 256 repetitions, 0.4 ms after, 0.24 ms in
+  // the sweep, whose smaller sizes make that pass). No probe sends more than 16 x a message that
+  // took an eighth of a trial, so a slow link never waits long. Corrupt data here is left for the
+  // sweep to find at its size, with the sizes before it kept.
   Probe probe_large_sizes(const Group& group) {
     const std::uint64_t largest = record_.schedule.back();
     const auto one_repetition = [&](std::uint64_t bytes) {
