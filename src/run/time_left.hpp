@@ -42,13 +42,13 @@ struct SweepPlan {
 // Seconds the sizes of `remaining` will take after the `done` sizes of the same sweep (one curve's).
 // Each remaining size costs the warm-up and the trials the driver will run: trials as many as the
 // last finished sizes needed on average, going up to the probe's (where it foretells more) in
-// proportion to the logarithm of the size (the stopping rule takes 3 trials at small sizes and 20 at large ones on a noisy
-// machine, and the large ones come last), each as long as the trial time or one repetition,
-// whichever is longer; a repetition is the window's messages (or the pattern's transfers), a message no
-// faster than the last one finished nor than the best rate so far or the probe's (1 GB/s without
-// one), and the host spends as much more per repetition than the module's timer saw as at the
-// last size. What the finished sizes cost beyond that model (collective steps, the record) is
-// added per size.
+// proportion to the logarithm of the size (the stopping rule takes 3 trials at small sizes and 20
+// at large ones on a noisy machine, and the large ones come last), each as long as the trial time
+// or one repetition, whichever is longer; a repetition is the window's messages (or the pattern's
+// transfers), a message no faster than the last one finished nor than the best rate so far or the
+// probe's (1 GB/s without one), and the host spends as much more per repetition than the module's
+// timer saw as at the last size. What the finished sizes cost beyond that model (collective steps,
+// the record) is added per size.
 double seconds_left_in_sweep(const std::vector<SizeResult>& done, const std::vector<std::uint64_t>& remaining,
                              const SweepPlan& plan);
 
