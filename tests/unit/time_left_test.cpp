@@ -97,6 +97,23 @@ TEST(SecondsLeft, TheLastSizesTrialsCountNotTheFirstOnes) {
   EXPECT_NEAR(seconds_left_in_sweep(done, {16}, stream_plan(64, false)), 3 * 0.01 + 0.0025, 1e-9);
 }
 
+TEST(SecondsLeft, OneSizeWhoseHostClockStalledDoesNotSetTheHostsExtra) {
+  // GPU copies of 1 ms by the module's timer, 10 to a trial: the host clock saw 2 ms a repetition at
+  // seven sizes and 6 ms at the last. The sizes left cost what the seven did: 3 trials and a
+  // quarter-trial warm-up, 32.5 ms, times 2 ms over 1 ms; each finished size cost just that.
+  SweepPlan plan = stream_plan(1, true);
+  plan.probe = {1e9, 1e-9};
+  std::vector<SizeResult> done;
+  for (int i = 0; i < 8; ++i) {
+    const double host_per_rep = i < 7 ? 2e-3 : 6e-3;
+    SizeResult size = finished(1'000'000, 1e-3, 3, 0.0325 * host_per_rep / 1e-3, 1);
+    size.reps = 10;
+    size.trial_alt_seconds.assign(3, 10 * host_per_rep);
+    done.push_back(size);
+  }
+  EXPECT_NEAR(seconds_left_in_sweep(done, {1'000'000}, plan), 0.0325 * 2, 1e-9);
+}
+
 TEST(TrialsForPrecision, ErrorFallsAsTheRootOfTheTrials) {
   // Five repetitions gave their median a 2% error: 1% needs four times as many, 20.
   EXPECT_EQ(trials_for_precision(0.02, 5, 0.01, 3, 20), 20);
