@@ -12,11 +12,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
 
 # The sanitized pass (below) runs every unit test, the probes that show a finding fails a run
-# (label sanitize), and the integration tests that together reach every line of npgpu's code the
-# integration label reaches (tests/sanitize/tests.txt, chosen by tests/sanitize/select_tests.py).
-# Those run there only: once, and under the sanitizers. Left to the first build: the other
-# integration tests; multihost tests, which time real links that the sanitizers' slowdown skews;
-# slurm and batch tests, which spend their time in a real Slurm and in scripts.
+# (label sanitize), and the integration tests that together reach the lines of npgpu's code the
+# integration label reaches, but for lines that would cost over 5 s each there
+# (tests/sanitize/tests.txt, chosen by tests/sanitize/select_tests.py). Those run there only: once,
+# and under the sanitizers. Left to the first build: the other integration tests; multihost tests,
+# which time real links that the sanitizers' slowdown skews; slurm and batch tests, which spend
+# their time in a real Slurm and in scripts.
 chosen=$(grep -v '^#' "$root/tests/sanitize/tests.txt" | sed 's/  #.*//' | paste -sd '|')
 listed=$(grep -cv '^#' "$root/tests/sanitize/tests.txt")
 
@@ -34,7 +35,8 @@ if [ "$found" != "$listed" ]; then
   exit 1
 fi
 # The change-point unit tests are left out there: pure arithmetic over synthetic curves, 1-4 s each
-# here and 190-235 s each under the sanitizers (13 of them: 20 minutes on 2 cores); the planted
-# eager limit in tests/sanitize/tests.txt runs change_points.cpp under the sanitizers on a real curve.
+# here and 190-235 s each under the sanitizers (13 of them: 20 minutes on 2 cores); the reports in
+# tests/sanitize/tests.txt run every line of change_points.cpp that the integration label reaches
+# under the sanitizers, on real curves.
 (cd "$root/build-nocuda" && ctest --output-on-failure --timeout 600 -j "$jobs" -L '^(unit|sanitize)$' -E '^ChangePoints\.' &&
   ctest --output-on-failure --timeout 600 -j "$jobs" -R "^($chosen)( |\$)")

@@ -2,24 +2,32 @@
 """Chooses the integration tests the sanitized pass runs (tests/sanitize/tests.txt).
 
 The sanitized pass runs the unit tests it does not leave out (UNIT_LEFT_OUT, as scripts/run-tests.sh
-does), then integration tests that together reach every line of npgpu's own code (src/, modules/)
-that the whole integration label reaches, in as little time as the greedy rule finds: each test's
-lines and seconds are measured in a coverage build; tests are taken by the lines not yet reached
-that they add per second, until none adds any; then each chosen test, the longest first, is dropped
-again where the others reach its lines without it. Run it again after adding integration tests:
+does), then integration tests that together reach the lines of npgpu's own code (src/, modules/)
+that the whole integration label reaches, in as little time under the sanitizers as the greedy rule
+finds: each test's lines and seconds are measured in a coverage build, and its seconds under the
+sanitizers are read from the log of a sanitized pass (ctest's lines "Test #N: name ... Passed 9.52
+sec" after "Test project .../build-nocuda"); a test that pass did not run is guessed at its
+coverage seconds times the median ratio of those it ran. Tests are taken by the lines not yet
+reached that they add per sanitized second, until the best adds fewer than MIN_LINES_PER_SECOND:
+such lines run in the first pass only. Then each chosen test, the longest first, is dropped again
+where the others reach its lines without it. Run it again after adding integration tests:
 
     cmake -S . -B build-coverage -DCMAKE_BUILD_TYPE=Debug -DNPGPU_CUDA=OFF \\
           -DCMAKE_CXX_FLAGS=--coverage -DCMAKE_C_FLAGS=--coverage -DCMAKE_EXE_LINKER_FLAGS=--coverage
     cmake --build build-coverage -j
-    tests/sanitize/select_tests.py build-coverage > tests/sanitize/tests.txt
+    tests/sanitize/select_tests.py build-coverage SANITIZED_LOG > tests/sanitize/tests.txt
 
-Each test runs alone under ctest with GCOV_PREFIX pointing at a folder of its own (the ranks its
-mpirun starts inherit it), and gcov (--json-format) reads the counts back.
+where SANITIZED_LOG is the output of scripts/run-tests.sh (or .ci/run). Each test runs alone under
+ctest with GCOV_PREFIX pointing at a folder of its own (the ranks its mpirun starts inherit it), and
+gcov (--json-format) reads the counts back. What each test reached is kept in
+build-coverage/select_tests.json, so a second run measures only the tests that file lacks (delete
+it after changing the code).
 """
 import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,6 +41,11 @@ NEVER = re.compile(r"WriterKilledAtRandomMoments")
 # The unit tests the sanitized pass leaves out (scripts/run-tests.sh): their lines must be reached there
 # by an integration test.
 UNIT_LEFT_OUT = r"^ChangePoints\."
+# New lines per second under the sanitizers below which a test is left to the first pass: the
+# RMA pattern tests added 4 to 7 lines in about 50 s each there. At 0.2, what is left out is
+# mostly messages and descriptions (31 lines of 6100; at 0.5, 65 with RMA's fence and flush paths).
+MIN_LINES_PER_SECOND = 0.2
+SANITIZED_SECONDS = re.compile(r"Test\s+#\d+: (\S+) .*\s+Passed\s+([0-9.]+) sec")
 ENV = dict(os.environ)
 if os.geteuid() == 0:
     ENV.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
@@ -71,44 +84,81 @@ def lines_reached(build, which, where):
 
 
 def cheapest_cover(base, per_test, seconds):
-    """Tests that reach every line of per_test that base does not, in few seconds: greedy by new
-    lines per second, then the longest dropped first wherever the others still reach its lines."""
-    everything = base.union(*per_test.values())
+    """Tests that reach the lines of per_test that base does not, in few seconds: greedy by new
+    lines per second while that is at least MIN_LINES_PER_SECOND, then the longest dropped first
+    wherever the others still reach its lines."""
     reached, chosen = set(base), []
     while True:
         candidates = [test for test in per_test if test not in chosen and per_test[test] - reached]
-        if not candidates:
+        rate = {test: len(per_test[test] - reached) / max(seconds[test], 0.1) for test in candidates}
+        if not candidates or max(rate.values()) < MIN_LINES_PER_SECOND:
             break
-        test = max(candidates, key=lambda t: len(per_test[t] - reached) / max(seconds[t], 0.1))
+        test = max(candidates, key=rate.get)
         chosen.append(test)
         reached |= per_test[test]
     for test in sorted(chosen, key=lambda t: -seconds[t]):
         others = [per_test[t] for t in chosen if t != test]
-        if base.union(*others) >= everything:
+        if base.union(*others) >= reached:
             chosen.remove(test)
     return chosen
 
 
+def sanitized_seconds(log, coverage_seconds):
+    """Each test's seconds under the sanitizers: from the log where it ran there, else its coverage
+    seconds times the median ratio of the tests that did."""
+    known, sanitized = {}, False
+    with open(log) as lines:
+        for line in lines:
+            if line.startswith("Test project "):  # the first pass runs in build/, the sanitized one in build-nocuda/
+                sanitized = line.rstrip().endswith("build-nocuda")
+            elif sanitized and (match := SANITIZED_SECONDS.search(line)) and match.group(1) in coverage_seconds:
+                known[match.group(1)] = float(match.group(2))
+    if not known:
+        sys.exit(f"select_tests.py: {log} names no integration test that passed under the sanitizers")
+    ratio = statistics.median(known[t] / max(coverage_seconds[t], 0.1) for t in known)
+    return {t: known.get(t, coverage_seconds[t] * ratio) for t in coverage_seconds}, len(known), ratio
+
+
+def measured(build, work, cache_path):
+    """What the unit tests and each integration test reach, and its coverage seconds: from the
+    cache where it has them, measured (and added to it) where not."""
+    cache = {}
+    if os.path.exists(cache_path):
+        with open(cache_path) as kept:
+            cache = {name: (set(map(tuple, entry["lines"])), entry["seconds"])
+                     for name, entry in json.load(kept).items()}
+    names = [("unit", ["-L", "^unit$", "-E", UNIT_LEFT_OUT])]
+    names += [(t, ["-R", f"^{re.escape(t)}( |$)"]) for t in tests_of(build, "integration") if not NEVER.search(t)]
+    for number, (name, which) in enumerate(names):
+        if name not in cache:
+            cache[name] = lines_reached(build, which, os.path.join(work, str(number)))
+            print(f"{name}: {len(cache[name][0])} lines, {cache[name][1]:.1f} s", file=sys.stderr)
+            with open(cache_path, "w") as kept:
+                json.dump({n: {"lines": sorted(lines), "seconds": sec} for n, (lines, sec) in cache.items()}, kept)
+    base = cache["unit"][0]
+    return base, {n: cache[n][0] for n, _ in names[1:]}, {n: cache[n][1] for n, _ in names[1:]}
+
+
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 3:
         sys.exit(__doc__)
     build = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as work:
-        base, _ = lines_reached(build, ["-L", "^unit$", "-E", UNIT_LEFT_OUT], os.path.join(work, "unit"))
-        per_test, seconds = {}, {}
-        for number, test in enumerate(t for t in tests_of(build, "integration") if not NEVER.search(t)):
-            per_test[test], seconds[test] = lines_reached(build, ["-R", f"^{re.escape(test)}( |$)"],
-                                                          os.path.join(work, str(number)))
-            print(f"{test}: {len(per_test[test])} lines, {seconds[test]:.1f} s", file=sys.stderr)
+        base, per_test, coverage_seconds = measured(build, work, os.path.join(build, "select_tests.json"))
+    seconds, known, ratio = sanitized_seconds(sys.argv[2], coverage_seconds)
     # A test whose processes all end by a signal or _exit (the fault tests) leaves no counts:
     # what it reaches is unknown, so it stays in.
     unmeasured = [test for test, lines in per_test.items() if not lines]
     everything = base.union(*per_test.values())
     chosen = cheapest_cover(base, per_test, seconds)
+    reached = base.union(*(per_test[t] for t in chosen))
     print(f"# tests/sanitize/select_tests.py: the unit tests the sanitized pass runs reach {len(base)} lines of src/ "
-          f"and modules/; the first {len(chosen)} integration tests below reach the other {len(everything) - len(base)} "
-          f"that the integration label reaches, in {sum(seconds[t] for t in chosen):.0f} s of the coverage build; the "
-          f"last {len(unmeasured)} leave no coverage counts (their processes end by a signal or _exit) and stay in")
+          f"and modules/; the first {len(chosen)} integration tests below reach {len(reached) - len(base)} more, in "
+          f"about {sum(seconds[t] for t in chosen):.0f} s under the sanitizers ({known} timed there, the others "
+          f"guessed at {ratio:.1f}x their coverage seconds); the {len(everything - reached)} other lines the "
+          f"integration label reaches add fewer than {MIN_LINES_PER_SECOND} a second there and run in the first pass "
+          f"only; the last {len(unmeasured)} tests leave no coverage counts (their processes end by a signal or _exit) "
+          f"and stay in")
     reached = set(base)
     for test in chosen:
         print(f"{test}  # +{len(per_test[test] - reached)} lines, {seconds[test]:.1f} s")
