@@ -11,6 +11,7 @@ namespace {
 constexpr double kRateWithoutProbe = 1e9;  // bytes per second: a guess, so that the first, latency-bound
                                            // sizes do not predict hours for the last ones
 constexpr std::size_t kRecentSizes = 8;    // whose trials say what the next sizes will take
+constexpr std::size_t kHostSizes = 3;      // whose host clocks say the host's extra per repetition
 
 // A size in the model: its warm-up (a quarter trial, or one repetition when that is longer) and
 // `trials` trials, each the trial time or one repetition when that is longer, by the module's
@@ -28,25 +29,25 @@ double host_extra_per_rep(const SizeResult& size) {
   return std::max(0.0, host - size.time.median * size.shape.transfers_per_rep);
 }
 
-std::size_t first_recent(const std::vector<SizeResult>& done) {
-  return done.size() > kRecentSizes ? done.size() - kRecentSizes : 0;
-}
-
 // The trials the sizes just finished took, on average.
 double recent_trials(const std::vector<SizeResult>& done, std::uint64_t min_trials) {
-  const std::size_t first = first_recent(done);
+  const std::size_t first = done.size() > kRecentSizes ? done.size() - kRecentSizes : 0;
   double trials = 0;
   for (std::size_t i = first; i < done.size(); ++i) trials += static_cast<double>(done[i].trial_seconds.size());
   return std::max(static_cast<double>(min_trials), trials / static_cast<double>(done.size() - first));
 }
 
-// The host's extra per repetition at the sizes just finished, their median: one size whose host
-// clock caught a stall (a GPU copy of 256 MiB, 4.9 ms, seen taking the host 14 ms) would otherwise
-// triple every size left.
+// The host's extra per repetition: the least of the last kHostSizes sizes'. A stall only adds to a
+// host clock, so one size whose clock caught one (a GPU copy of 256 MiB, 4.9 ms, seen taking the
+// host 14 ms) does not triple every size left; and the least of a few follows the extra down the
+// small sizes, where it falls (d2d: 5.5 us at 1 B, 4.1 us at 45 B) and a median of 8 lagged
+// (replayed over 68 GPU sweeps' records: worst tenths up to 25% so, 26% from the last size alone,
+// 34% from the median of 8).
 double recent_host_extra(const std::vector<SizeResult>& done) {
-  std::vector<double> extras;
-  for (std::size_t i = first_recent(done); i < done.size(); ++i) extras.push_back(host_extra_per_rep(done[i]));
-  return summarize(extras).median;
+  const std::size_t first = done.size() > kHostSizes ? done.size() - kHostSizes : 0;
+  double least = host_extra_per_rep(done[first]);
+  for (std::size_t i = first + 1; i < done.size(); ++i) least = std::min(least, host_extra_per_rep(done[i]));
+  return least;
 }
 
 // From `recent` trials at the last size finished up to the probe's at its size, in log size. Never

@@ -47,8 +47,8 @@ struct SweepPlan {
 // or one repetition, whichever is longer; a repetition is the window's messages (or the pattern's
 // transfers), a message no faster than the last one finished nor than the best rate so far or the
 // probe's (1 GB/s without one), and the host spends as much more per repetition than the module's
-// timer saw as at the last sizes (their median). What the finished sizes cost beyond that model
-// (collective steps, the record) is added per size.
+// timer saw as at the last sizes (the least of the last 3). What the finished sizes cost beyond
+// that model (collective steps, the record) is added per size.
 double seconds_left_in_sweep(const std::vector<SizeResult>& done, const std::vector<std::uint64_t>& remaining,
                              const SweepPlan& plan);
 
