@@ -376,15 +376,13 @@ class Sweep {
 
   // Before a sweep, for its time left: one repetition (a window of one message) of 1 MiB, then of
   // 16 times that while each took under an eighth of a trial, up to the largest size. The largest
-  // sizes cost the most and come last; this is their rate, known from the start. Then a few more
-  // repetitions of the last size probed: how much they vary says how many trials the stopping rule
-  // will take at the large sizes (20 on a noisy machine where the small ones took 3), and their
-  // median is the rate, steadier than one repetition. It is still low where messages rotate
-  // cache-cold: the transport's first pass over each part of the pool is slow (mpi pingpong of
-  // 1 MiB here: about 1.8 ms a round trip for the first 256 repetitions, 0.4 ms after, 0.24 ms in
-  // the sweep, whose smaller sizes make that pass). No probe sends more than 16 x a message that
-  // took an eighth of a trial, so a slow link never waits long. Corrupt data here is left for the
-  // sweep to find at its size, with the sizes before it kept.
+  // sizes cost the most and come last; this is their rate, known from the start. The median of a
+  // few more repetitions of the last size probed is steadier than one. It is still low where
+  // messages rotate cache-cold: the transport's first pass over each part of the pool is slow (mpi
+  // pingpong of 1 MiB here: about 1.8 ms a round trip for the first 256 repetitions, 0.4 ms after,
+  // 0.24 ms in the sweep, whose smaller sizes make that pass). No probe sends more than 16 x a
+  // message that took an eighth of a trial, so a slow link never waits long. Corrupt data here is
+  // left for the sweep to find at its size, with the sizes before it kept.
   Probe probe_large_sizes(const Group& group) {
     const std::uint64_t largest = record_.schedule.back();
     const auto one_repetition = [&](std::uint64_t bytes) {
@@ -392,22 +390,22 @@ class Sweep {
     };
     Probe probe;
     TransferShape shape{};
+    std::uint64_t probed = 0;
     for (std::uint64_t bytes = std::min(largest, kFirstProbeBytes);; bytes = std::min(largest, bytes * 16)) {
       shape = module_.shape(options_.pattern, bytes, 1);
       const double seconds = one_repetition(bytes);
       if (!(seconds > 0)) return probe;
-      probe = {shape.bytes_per_transfer, seconds / shape.transfers_per_rep, 0, bytes};
+      probe = {shape.bytes_per_transfer, seconds / shape.transfers_per_rep};
+      probed = bytes;
       if (bytes == largest || seconds >= options_.calibration.trial_seconds / 8) break;
     }
     std::vector<double> repetitions;
     for (std::size_t i = 0; i < kProbeRepetitions; ++i) {
-      const double seconds = one_repetition(probe.bytes);
+      const double seconds = one_repetition(probed);
       if (!(seconds > 0)) return probe;
       repetitions.push_back(seconds);
     }
     probe.seconds_per_transfer = summarize(repetitions).median / shape.transfers_per_rep;
-    probe.trials = trials_for_precision(median_relative_error(repetitions), repetitions.size(), options_.precision,
-                                        options_.min_trials, options_.max_trials);
     return probe;
   }
 
@@ -578,7 +576,7 @@ class Sweep {
                          shortest_round_trip_, [&](std::uint64_t bytes, std::uint64_t window) {
                            return module_.shape(options_.pattern, bytes, window);
                          },
-                         probe_, options_.precision, options_.max_trials};
+                         probe_};
     const double left = seconds_left_in_sweep(curve.sizes, remaining, plan);
     double spent = 0;
     for (const SizeResult& size : curve.sizes) spent += size.wall_seconds;

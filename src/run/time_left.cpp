@@ -1,7 +1,6 @@
 #include "run/time_left.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "npgpu/statistics.hpp"
 
@@ -50,25 +49,7 @@ double recent_host_extra(const std::vector<SizeResult>& done) {
   return least;
 }
 
-// From `recent` trials at the last size finished up to the probe's at its size, in log size. Never
-// down: the probe's few single repetitions can agree where trials at the same sizes do not (mpi
-// pingpong here: the probe foretold 3 trials, and every size from 64 KiB on took 20).
-double trials_at(std::uint64_t bytes, std::uint64_t last_bytes, double recent, const Probe& probe) {
-  if (!(probe.trials > recent) || probe.bytes <= last_bytes) return recent;
-  if (bytes >= probe.bytes) return probe.trials;
-  const double along = std::log(static_cast<double>(bytes) / static_cast<double>(last_bytes)) /
-                       std::log(static_cast<double>(probe.bytes) / static_cast<double>(last_bytes));
-  return recent + std::clamp(along, 0.0, 1.0) * (probe.trials - recent);
-}
-
 }  // namespace
-
-double trials_for_precision(double error, std::size_t samples, double precision, std::uint64_t min_trials,
-                            std::uint64_t max_trials) {
-  const double needed = std::isfinite(error) ? std::ceil(static_cast<double>(samples) * std::pow(error / precision, 2))
-                                             : static_cast<double>(max_trials);
-  return std::clamp(needed, static_cast<double>(min_trials), static_cast<double>(max_trials));
-}
 
 double seconds_left_in_sweep(const std::vector<SizeResult>& done, const std::vector<std::uint64_t>& remaining,
                              const SweepPlan& plan) {
@@ -94,8 +75,7 @@ double seconds_left_in_sweep(const std::vector<SizeResult>& done, const std::vec
         plan.window_given ? plan.window : window_to_fill(plan.calibration, plan.window, previous_transfer, plan.round_trip, bytes);
     const TransferShape shape = plan.shape(bytes, window);
     const double transfer = std::max(previous_transfer, shape.bytes_per_transfer / best_rate);
-    const double trials = trials_at(bytes, done.back().bytes, recent, plan.probe);
-    left += std::max(0.0, modelled_cost(trial, transfer * shape.transfers_per_rep, host_extra, trials) + beyond_model);
+    left += std::max(0.0, modelled_cost(trial, transfer * shape.transfers_per_rep, host_extra, recent) + beyond_model);
     previous_transfer = transfer;
   }
   return left;

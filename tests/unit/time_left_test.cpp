@@ -2,8 +2,6 @@
 
 #include "run/time_left.hpp"
 
-#include <limits>
-
 namespace npgpu {
 namespace {
 
@@ -65,30 +63,6 @@ TEST(SecondsLeft, TheProbeForetellsTheLargestSizes) {
   EXPECT_NEAR(seconds_left_in_sweep({first}, {64'000'000}, pingpong), 4 * 0.0256, 1e-9);
 }
 
-TEST(SecondsLeft, TrialsGoOverToTheProbesTowardTheLargeSizes) {
-  // The sizes so far took 3 trials; the probe's repetitions at 100 MB say the precision will take 20
-  // there. A size at the probe's or beyond costs 20 trials, one halfway in log size (1 MB, between
-  // 10 kB and 100 MB) 11.5; each trial is the trial time (these messages are fast), the warm-up a
-  // quarter of it.
-  SweepPlan plan = stream_plan(1, true);
-  plan.probe = {1e9, 1e-9, 20, 100'000'000};
-  const std::vector<SizeResult> done{finished(10'000, 1e-9, 3, 0.0325, 1)};
-  EXPECT_NEAR(seconds_left_in_sweep(done, {100'000'000}, plan), 20 * 0.01 + 0.0025, 1e-9);
-  EXPECT_NEAR(seconds_left_in_sweep(done, {200'000'000}, plan), 20 * 0.01 + 0.0025, 1e-9);
-  EXPECT_NEAR(seconds_left_in_sweep(done, {1'000'000}, plan), 11.5 * 0.01 + 0.0025, 1e-9);
-  plan.probe.trials = 0;
-  EXPECT_NEAR(seconds_left_in_sweep(done, {100'000'000}, plan), 3 * 0.01 + 0.0025, 1e-9) << "no probe: as the last sizes";
-}
-
-TEST(SecondsLeft, AProbeForetellingFewerTrialsThanTheLastSizesTookIsNotBelieved) {
-  // The last size took 20 trials; the probe's five repetitions agreed (3 trials). The sizes left
-  // take 20, as the last ones did.
-  SweepPlan plan = stream_plan(1, true);
-  plan.probe = {1e9, 1e-9, 3, 100'000'000};
-  const std::vector<SizeResult> done{finished(10'000, 1e-9, 20, 0.2025, 1)};
-  EXPECT_NEAR(seconds_left_in_sweep(done, {1'000'000, 100'000'000}, plan), 2 * (20 * 0.01 + 0.0025), 1e-9);
-}
-
 TEST(SecondsLeft, TheLastSizesTrialsCountNotTheFirstOnes) {
   // Twelve sizes: the first four took 20 trials, the last eight 3; the next sizes take 3.
   std::vector<SizeResult> done;
@@ -112,15 +86,6 @@ TEST(SecondsLeft, OneSizeWhoseHostClockStalledDoesNotSetTheHostsExtra) {
     done.push_back(size);
   }
   EXPECT_NEAR(seconds_left_in_sweep(done, {1'000'000}, plan), 0.0325 * 2, 1e-9);
-}
-
-TEST(TrialsForPrecision, ErrorFallsAsTheRootOfTheTrials) {
-  // Five repetitions gave their median a 2% error: 1% needs four times as many, 20.
-  EXPECT_EQ(trials_for_precision(0.02, 5, 0.01, 3, 20), 20);
-  EXPECT_EQ(trials_for_precision(0.04, 5, 0.01, 3, 20), 20) << "at most --max-trials";
-  EXPECT_EQ(trials_for_precision(0.005, 5, 0.01, 3, 20), 3) << "at least --min-trials";
-  EXPECT_EQ(trials_for_precision(0.0134, 5, 0.01, 3, 20), 9);
-  EXPECT_EQ(trials_for_precision(std::numeric_limits<double>::infinity(), 5, 0.01, 3, 20), 20);
 }
 
 TEST(SecondsLeft, NothingLeftOrNothingDone) {
