@@ -28,9 +28,14 @@ double host_extra_per_rep(const SizeResult& size) {
   return std::max(0.0, host - size.time.median * size.shape.transfers_per_rep);
 }
 
+// Where the last `count` sizes of `done` begin.
+std::size_t first_of_last(const std::vector<SizeResult>& done, std::size_t count) {
+  return done.size() > count ? done.size() - count : 0;
+}
+
 // The trials the sizes just finished took, on average.
 double recent_trials(const std::vector<SizeResult>& done, std::uint64_t min_trials) {
-  const std::size_t first = done.size() > kRecentSizes ? done.size() - kRecentSizes : 0;
+  const std::size_t first = first_of_last(done, kRecentSizes);
   double trials = 0;
   for (std::size_t i = first; i < done.size(); ++i) trials += static_cast<double>(done[i].trial_seconds.size());
   return std::max(static_cast<double>(min_trials), trials / static_cast<double>(done.size() - first));
@@ -43,7 +48,7 @@ double recent_trials(const std::vector<SizeResult>& done, std::uint64_t min_tria
 // (replayed over 68 GPU sweeps' records: worst tenths up to 25% so, 26% from the last size alone,
 // 34% from the median of 8).
 double recent_host_extra(const std::vector<SizeResult>& done) {
-  const std::size_t first = done.size() > kHostSizes ? done.size() - kHostSizes : 0;
+  const std::size_t first = first_of_last(done, kHostSizes);
   double least = host_extra_per_rep(done[first]);
   for (std::size_t i = first + 1; i < done.size(); ++i) least = std::min(least, host_extra_per_rep(done[i]));
   return least;

@@ -133,6 +133,7 @@ def measured(build, work, cache_path):
         if name not in cache:
             cache[name] = lines_reached(build, which, os.path.join(work, str(number)))
             print(f"{name}: {len(cache[name][0])} lines, {cache[name][1]:.1f} s", file=sys.stderr)
+            # Kept after every test, so that a run stopped half way resumes where it was.
             with open(cache_path, "w") as kept:
                 json.dump({n: {"lines": sorted(lines), "seconds": sec} for n, (lines, sec) in cache.items()}, kept)
     base = cache["unit"][0]
