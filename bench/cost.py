@@ -7,7 +7,7 @@
    npgpu's same sweeps beside them (build one from an earlier commit outside this tree);
 2. the time left: at each tenth of each sweep's run time, the console's last "~X left" against
    the time that really was left; within 25%. Beside it, the same estimate scaled by the trials
-   the sizes left really took over the trials the sizes before took (from the console's table):
+   the sizes left really took over the trials it took them to take (from the console's table):
    what is left of the error once the trials that noise will ask for are known;
 3. mpi only, the plateau: the auto window's stream and bidir throughput at 4 to 64 MiB against a
    fixed 64-message window and, with --osu-bw/--osu-bibw, osu_bw and osu_bibw (built outside this
@@ -44,6 +44,7 @@ LEFT = re.compile(r"~([0-9.]+) (ns|us|ms|s|min) left")
 # A size's line of the console's table: "[ 12/141] ... 0.55%      3     64  ~6.97 s left" (the
 # window column only for stream and bidir); the trials follow the precision.
 TRIALS = re.compile(r"^\[\s*\d+/\d+\].*?%\s+(\d+)\s")
+RECENT_SIZES, MIN_TRIALS = 8, 3  # the time left's trials: the mean of the last 8 sizes', 3 at least
 PAIR = ["mpirun", "-np", "2"]
 MPI_SWEEPS = [(f"mpi {p}", PAIR, ["--module", "mpi", "--pattern", p]) for p in ("pingpong", "stream", "bidir")]
 GPU_SWEEPS = [("cudaMemcpy h2d", [], ["--module", "cudaMemcpy"]),
@@ -69,7 +70,8 @@ def run_npgpu(npgpu, launcher, args, record, extra=()):
 
 def time_left_errors(seconds, lines):
     """Worst |predicted - true| / true time left over the tenths 1 to 9 of a sweep, as printed and
-    scaled by the mean trials of the sizes left over those done; and the seconds from the last
+    scaled by the mean trials of the sizes left over what the estimate took them to be (the mean of
+    the last RECENT_SIZES sizes done, as src/run/time_left.cpp); and the seconds from the last
     size to the exit. The estimate is of the measurement left, so the sweep ends with its last
     size; writing the record and closing MPI and CUDA follow (a quarter of a second on a GPU
     node, which at the ninth tenth of a 9 s sweep had read as 27% by itself)."""
@@ -89,7 +91,8 @@ def time_left_errors(seconds, lines):
         predicted = float(found.group(1)) * UNITS[found.group(2)]
         true_left = end - at
         worst = max(worst, abs(predicted - true_left) / true_left)
-        scale = statistics.mean(trials[done:]) / statistics.mean(trials[:done])
+        foretold = max(MIN_TRIALS, statistics.mean(trials[max(0, done - RECENT_SIZES):done]))
+        scale = statistics.mean(trials[done:]) / foretold
         worst_known = max(worst_known, abs(predicted * scale - true_left) / true_left)
     return worst, worst_known, seconds - end
 
