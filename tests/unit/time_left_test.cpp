@@ -71,6 +71,16 @@ TEST(SecondsLeft, TheLastSizesTrialsCountNotTheFirstOnes) {
   EXPECT_NEAR(seconds_left_in_sweep(done, {16}, stream_plan(64, false)), 3 * 0.01 + 0.0025, 1e-9);
 }
 
+TEST(SecondsLeft, OneSizeThatTookManyTrialsDoesNotSetTheTrialsLeft) {
+  // Eight sizes took 3 trials but one took 9 (a burst of noise): the next sizes take 3.
+  std::vector<SizeResult> done;
+  for (int i = 0; i < 8; ++i) done.push_back(finished(8, 1e-6, i == 5 ? 9 : 3, i == 5 ? 0.0925 : 0.0325));
+  EXPECT_NEAR(seconds_left_in_sweep(done, {16}, stream_plan(64, false)), 3 * 0.01 + 0.0025, 1e-9);
+  // Half of them took 20: those count.
+  for (int i = 4; i < 8; ++i) done[static_cast<std::size_t>(i)] = finished(8, 1e-6, 20, 0.2025);
+  EXPECT_NEAR(seconds_left_in_sweep(done, {16}, stream_plan(64, false)), (3 * 3 + 3 * 20) / 6.0 * 0.01 + 0.0025, 1e-9);
+}
+
 TEST(SecondsLeft, OneSizeWhoseHostClockStalledDoesNotSetTheHostsExtra) {
   // GPU copies of 1 ms by the module's timer, 10 to a trial: the host clock saw 2 ms a repetition at
   // seven sizes and 6 ms at the last. The sizes left cost what the seven did: 3 trials and a
