@@ -13,9 +13,16 @@ the multihost test), read back with `npgpu report --json`. Needs root and `ip ne
 (tests/multihost/virtual_cluster.sh builds and removes every cluster). The machine's own load
 shows in the figures: each launch logs the load average.
 
-    bench/diagnosis.py OUT_DIR [--build build] [--launches 3] [--rate 400] [--trunk 200]
+With --gpu, on a node with a GPU instead (the device machine):
+5. two ranks sharing one GPU: `cudaMemcpy --device 0` h2d, the two ranks together and alone into
+   one record: the report must say the ranks share that GPU and its one PCIe link, and must not
+   blame the host side;
+6. healthy: one rank on it, together and alone: no finding of a shared cap.
+Planted switches (eager limits) have their own bench, bench/switches.py.
 
-About 15 minutes at the defaults; the table comes last.
+    bench/diagnosis.py OUT_DIR [--build build] [--launches 3] [--rate 400] [--trunk 200] [--gpu]
+
+About 15 minutes at the defaults (--gpu: about a minute); the table comes last.
 """
 import argparse
 import json
@@ -80,7 +87,11 @@ def main():
     parser.add_argument("--launches", type=int, default=3)
     parser.add_argument("--rate", type=float, default=400, help="Mbit/s of every host's link")
     parser.add_argument("--trunk", type=float, default=200, help="Mbit/s of the trunk between the two switches")
+    parser.add_argument("--gpu", action="store_true", help="the GPU scenarios, on a node with a GPU")
     options = parser.parse_args()
+    if options.gpu:
+        print_table(gpu_rows(options))
+        return
     if subprocess.run([CLUSTER, "usable"]).returncode != 0:
         sys.exit("diagnosis.py: no virtual cluster can be built here (root and ip netns)")
     os.makedirs(options.out, exist_ok=True)
@@ -140,6 +151,39 @@ def main():
     rows.append((f"two switches, trunk {trunk / 1e6:.1f} MB/s: groups and trunk within 10%", f"{good}/{len(results)}",
                  detail))
 
+    print_table(rows)
+
+
+def gpu_rows(options):
+    """Ranks copying host->GPU on one GPU, together and alone, as many launches as asked: the
+    planted fault (two ranks share it) must be named as what they share, the healthy one rank
+    must yield no shared cap."""
+    os.makedirs(options.out, exist_ok=True)
+    npgpu = os.path.join(options.build, "npgpu")
+    log = os.path.join(options.out, "launches.log")
+    copies = ["--module", "cudaMemcpy", "--device", "0", "--direction", "h2d", "--lower", "16M", "--upper", "256M"]
+    rows = []
+    for scenario, ranks in (("two ranks sharing GPU 0", 2), ("healthy: one rank on GPU 0", 1)):
+        results = []
+        for number in range(1, options.launches + 1):
+            record = os.path.join(options.out, f"gpu-{ranks}-ranks-{number}.h5")
+            if os.path.exists(record):
+                os.remove(record)
+            for concurrency in ("together", "alone"):
+                run(["mpirun", "-np", str(ranks), npgpu, *copies, "--concurrency", concurrency, "-o", record], log)
+            texts = [f["text"] for f in report(npgpu, record)["findings"] if f["kind"] == "concurrent_vs_alone"]
+            capped = [t for t in texts if "gets alone:" in t and "scales" not in t]
+            named = any("share GPU 0" in t and "its one PCIe link" in t for t in capped)
+            blamed_host = any("host side" in t for t in texts)
+            results.append(((named and not blamed_host) if ranks == 2 else not capped, texts))
+        good = sum(1 for ok, _ in results if ok)
+        detail = " | ".join("; ".join(texts) or "no finding" for _, texts in results[:1])
+        rows.append((f"{scenario}: {'named, not the host side' if ranks == 2 else 'no shared cap'}",
+                     f"{good}/{len(results)}", detail))
+    return rows
+
+
+def print_table(rows):
     print(f"\n{'planted fault, module: what is asked':58} {'launches':>8}  figures")
     for name, count, detail in rows:
         print(f"{name:58} {count:>8}  {detail}")
