@@ -46,6 +46,7 @@ struct RunOptions {
   bool nvtx = false;   // NVTX ranges around each size and trial, for Nsight Systems
   std::optional<double> timeout;  // seconds any one wait may last; otherwise it grows with the size
   std::optional<ByteFlip> flip;   // tests only: corrupt arriving messages (--test-flip-byte)
+  std::optional<ClockDrift> drift;  // tests only: the machine slows from a size on (--test-clock-drift)
   std::string output;  // empty: a new file with a default name
   std::string np_out;  // also write the curves in NetPIPE's np.out columns here (--np-out)
   std::vector<Expectation> expectations;  // --expect-bw, --expect-latency: exit 5 when one is not met

@@ -139,6 +139,9 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args, const std
   std::string flip;
   app.add_option("--test-flip-byte", flip, "Tests only: flip byte OFFSET of every arriving message of at least "
                  "SIZE bytes (OFFSET[@SIZE]), to prove the checks fail the run")->group("");
+  std::string drift;
+  app.add_option("--test-clock-drift", drift, "Tests only: from the size SIZE of a sweep on, the clock runs FACTOR "
+                 "times fast (SIZE:FACTOR), to prove a step the machine made is told from a switch")->group("");
 
   std::vector<const char*> argv;
   for (const std::string& arg : args) argv.push_back(arg.c_str());
@@ -171,6 +174,7 @@ ParsedCommand parse_command_line(const std::vector<std::string>& args, const std
   for (const std::string& text : expect_latency) o.expectations.push_back(parse_expect_latency(text));
   if (!o.np_out.empty()) check_np_out_path(o.np_out);
   if (!flip.empty()) o.flip = parse_byte_flip(flip);
+  if (!drift.empty()) o.drift = parse_clock_drift(drift);
 
   if (list_modules) {
     parsed.action = Action::list_modules;

@@ -193,6 +193,12 @@ void write_curve(hid_t curves, const Curve& curve, const RunRecord& record) {
     dataset(g, throughput_names[i], throughputs[i], 0, "B/s", "bytes_per_transfer divided by that time statistic");
   dataset(g, "precision", precision, 0, "1", "relative standard error of the median time (robust, from the MAD)");
   dataset(g, "wall_seconds", wall, 0, "s", "time this size took, warm-up and checks included");
+  if (!curve.recheck_bytes.empty()) {
+    dataset(g, "recheck_bytes", curve.recheck_bytes, 0, "B",
+            "sizes measured again after the sweep, in turn, around the breaks it shows; in the order measured");
+    dataset(g, "recheck_trial_seconds", curve.recheck_trial_seconds, 0, "s",
+            "raw time of each trial measured again, all repetitions (those of its size in reps and transfers_per_rep)");
+  }
 }
 
 // --pairs halves: what the pairs gave together at each size.

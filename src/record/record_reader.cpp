@@ -149,6 +149,12 @@ CurveData read_curve(const RecordFile& file, const std::string& path, const std:
                                       &curve.seconds_max, &curve.trials})
     if (column->size() > usable) column->resize(usable);
   if (curve.trial_seconds.size() > usable) curve.trial_seconds.resize(usable);
+  // Records written before sizes were measured again have none: their breaks stand as found.
+  const std::vector<double> reps = file.numbers(path + "/reps"), transfers = file.numbers(path + "/transfers_per_rep");
+  std::vector<double> divisors;
+  for (std::size_t i = 0; i < usable && i < reps.size() && i < transfers.size(); ++i) divisors.push_back(reps[i] * transfers[i]);
+  curve.rechecked = rechecked_by_size(curve.bytes, divisors, file.numbers(path + "/recheck_bytes"),
+                                      file.numbers(path + "/recheck_trial_seconds"));
   return curve;
 }
 

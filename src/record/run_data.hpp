@@ -4,6 +4,7 @@
 // flagged links, the expectations. Plain data.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ struct CurveData {
   std::vector<double> seconds_min, seconds_max;
   std::vector<double> trials;              // trials kept at each size
   std::vector<std::vector<double>> trial_seconds;  // each trial of each size, as time per transfer (as `seconds`)
+  // Each size's trials measured again after the sweep around a break, the same way; empty for most
+  std::vector<std::vector<double>> rechecked;
   LinkPeak link_peak;                      // 0 B/s: unknown
 
   double throughput(std::size_t i) const { return bytes_per_transfer[i] / seconds[i]; }
@@ -67,5 +70,13 @@ struct RunData {
 
 // The curves of a run just measured, as the record will hold them.
 std::vector<CurveData> curves_of(const RunRecord& record);
+CurveData curve_data(const Curve& curve, Headline headline);
+
+// Trials measured again (their sizes' bytes and raw seconds, in the order measured) by size, as
+// time per transfer, index for index with `bytes`; `divisors[i]` is size i's repetitions x
+// transfers per repetition. A size the curve does not have is left out.
+std::vector<std::vector<double>> rechecked_by_size(std::span<const double> bytes, std::span<const double> divisors,
+                                                   std::span<const double> recheck_bytes,
+                                                   std::span<const double> recheck_seconds);
 
 }  // namespace npgpu

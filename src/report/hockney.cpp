@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "report/break_checks.hpp"
 #include "report/change_points.hpp"
 
 namespace npgpu {
@@ -39,6 +40,27 @@ BreakKind kind_of(const HockneyLine& before, const HockneyLine& after, double be
 }
 
 double beta_of(const HockneyLine& line) { return line.gamma > 0 ? 1 / line.gamma : 0; }
+
+// The break that starts piece `b` of `found`, with the evidence of the pieces on its two sides.
+CurveBreak break_between(const CurvePieces& found, std::size_t b, std::span<const double> bytes) {
+  const CurvePiece &before = found.pieces[b - 1], &after = found.pieces[b];
+  const std::size_t at = after.first;
+  CurveBreak cut;
+  cut.index = at;
+  cut.bytes = bytes[at];
+  cut.seconds_before = before.line.seconds(bytes[at]);
+  cut.seconds_after = after.line.seconds(bytes[at]);
+  cut.jump = cut.seconds_after / cut.seconds_before;
+  cut.kind = kind_of(before.line, after.line, bytes[before.last], bytes[at]);
+  cut.beta_before_B_per_s = beta_of(before.line);
+  cut.beta_after_B_per_s = beta_of(after.line);
+  cut.noise = found.noise;
+  cut.first_before = before.first;
+  cut.last_after = after.last;
+  cut.line_before = before.line;
+  cut.line_after = after.line;
+  return cut;
+}
 
 }  // namespace
 
@@ -105,7 +127,8 @@ const char* break_kind_name(BreakKind kind) {
 }
 
 HockneyAnalysis analyse_hockney(std::span<const double> bytes, std::span<const double> seconds,
-                                std::span<const std::vector<double>> trials) {
+                                std::span<const std::vector<double>> trials,
+                                std::span<const std::vector<double>> rechecked) {
   HockneyAnalysis analysis;
   if (bytes.size() < 2 || bytes.size() != seconds.size()) return analysis;
   analysis.whole = fit_hockney(bytes, seconds, 0, bytes.size() - 1);
@@ -118,20 +141,14 @@ HockneyAnalysis analyse_hockney(std::span<const double> bytes, std::span<const d
   const CurvePieces found = find_pieces(bytes, levels);
   std::size_t from = 0;
   for (std::size_t b : found.breaks) {
-    const CurvePiece &before = found.pieces[b - 1], &after = found.pieces[b];
-    const std::size_t at = after.first;
-    analysis.segments.push_back(fit_hockney(bytes, seconds, from, at - 1));
-    from = at;
-    CurveBreak cut;
-    cut.index = at;
-    cut.bytes = bytes[at];
-    cut.seconds_before = before.line.seconds(bytes[at]);
-    cut.seconds_after = after.line.seconds(bytes[at]);
-    cut.jump = cut.seconds_after / cut.seconds_before;
-    cut.kind = kind_of(before.line, after.line, bytes[before.last], bytes[at]);
-    cut.beta_before_B_per_s = beta_of(before.line);
-    cut.beta_after_B_per_s = beta_of(after.line);
-    cut.noise = found.noise;
+    CurveBreak cut = break_between(found, b, bytes);
+    judge_recheck(cut, bytes, levels.fastest, rechecked);
+    if (withdrawn(cut)) {
+      analysis.withdrawn.push_back(cut);
+      continue;
+    }
+    analysis.segments.push_back(fit_hockney(bytes, seconds, from, cut.index - 1));
+    from = cut.index;
     analysis.breaks.push_back(cut);
   }
   analysis.segments.push_back(fit_hockney(bytes, seconds, from, bytes.size() - 1));

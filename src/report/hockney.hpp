@@ -54,12 +54,24 @@ struct CurveBreak {
   double seconds_before = 0, seconds_after = 0, jump = 0;
   double beta_before_B_per_s = 0, beta_after_B_per_s = 0;  // 0: no bandwidth term on that side
   double noise = 0;  // the curve's relative noise it stands above (CurvePieces::noise)
+  // The pieces on its two sides: where they start and end, and their lines.
+  std::size_t first_before = 0, last_after = 0;
+  HockneyLine line_before, line_after;
+  // Measured again in turn after the sweep (break_checks.hpp), at the size after it that shows its
+  // step (index_again): the step there over the line before, in the sweep and measured again (0
+  // where it was not measured again), and how far the rounds measured again spread about that
+  // step (log, robust).
+  std::size_t index_again = 0;
+  double bytes_again = 0, step_swept = 0, step_again = 0, noise_again = 0;
 };
 
 struct HockneyAnalysis {
   HockneyFit whole;                   // one fit over every size
   std::vector<HockneyFit> segments;   // the fits between breaks (just `whole` when there is none)
   std::vector<CurveBreak> breaks;
+  // Breaks the sweep's pieces show that did not show again when measured again in turn: the
+  // machine changed between their two sides, not the path. Never told as breaks.
+  std::vector<CurveBreak> withdrawn;
 };
 
 // A fit that misses a typical size by more than this does not describe the curve, and its alpha,
@@ -74,7 +86,10 @@ const HockneyFit* worst_segment(const HockneyAnalysis& analysis);
 // Sizes ascending, times positive, both the same length; `trials[i]` holds the times per transfer
 // of every trial of size i (empty: the curve's time there stands for its one trial). The whole
 // fit and the pieces' fits are of `seconds` (the headline); the breaks are found from the trials.
+// `rechecked[i]`, where given, holds size i's trials measured again around the breaks after the
+// sweep, which decide whether each break is told or withdrawn (break_checks.hpp).
 HockneyAnalysis analyse_hockney(std::span<const double> bytes, std::span<const double> seconds,
-                                std::span<const std::vector<double>> trials);
+                                std::span<const std::vector<double>> trials,
+                                std::span<const std::vector<double>> rechecked = {});
 
 }  // namespace npgpu

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "report/break_checks.hpp"
 #include "report/efficiency.hpp"
 #include "npgpu/sizes.hpp"
 
@@ -62,8 +63,12 @@ CurveReport curve_report(const CurveData& curve, const std::optional<LinkPeak>& 
   for (std::size_t i = 0; i < curve.bytes.size(); ++i) throughput.push_back(curve.throughput(i));
   report.summary = summarize_points(curve.bytes, curve.seconds, throughput);
   report.bytes = curve.bytes;
-  report.hockney = analyse_hockney(curve.bytes_per_transfer, curve.seconds, curve.trial_seconds);
-  for (CurveBreak& b : report.hockney.breaks) b.bytes = curve.bytes[b.index];
+  report.hockney = analyse_hockney(curve.bytes_per_transfer, curve.seconds, curve.trial_seconds, curve.rechecked);
+  for (auto* breaks : {&report.hockney.breaks, &report.hockney.withdrawn})
+    for (CurveBreak& b : *breaks) {
+      b.bytes = curve.bytes[b.index];
+      b.bytes_again = curve.bytes[b.index_again];
+    }
   report.link_peak = curve.link_peak;
   if (report.link_peak.bytes_per_second <= 0 && link) {
     report.link_peak = *link;
@@ -73,6 +78,21 @@ CurveReport curve_report(const CurveData& curve, const std::optional<LinkPeak>& 
     report.peak_fraction = report.summary.peak_throughput / report.link_peak.bytes_per_second;
   report.verdict = curve.bytes.empty() ? "no size was finished" : curve_verdict(report);
   return report;
+}
+
+// "; measured again in turn with the sizes before it, x1.98 at 16 KiB (the sweep's x2.05)", and for
+// a break told though its step did not repeat, why it stands.
+std::string measured_again(const CurveBreak& b) {
+  if (!(b.step_again > 0)) return "";
+  char steps[64];
+  std::snprintf(steps, sizeof steps, "x%.2f at %s (the sweep's x%.2f)", b.step_again,
+                format_bytes(static_cast<std::uint64_t>(b.bytes_again)).c_str(), b.step_swept);
+  std::string stands;
+  if (!repeated(b) && !withdrawn(b))
+    stands = b.kind == BreakKind::slope ? ", which cannot settle a change of rate this close to it"
+                                        : ", too noisy to tell: its rounds spread by " +
+                                              percent(std::exp(b.noise_again) - 1);
+  return std::string("; measured again in turn with the sizes before it, ") + steps + stands;
 }
 
 }  // namespace
@@ -129,7 +149,12 @@ std::string describe_break(const CurveBreak& b, const PathWords& words) {
   }
   return what + " (fastest trials: " + format_seconds(b.seconds_before) + " by the fit below, " +
          format_seconds(b.seconds_after) + " by the fit from here; the curve's noise " + percent(b.noise) +
-         "); on this path that can mean: " + break_meaning(b, words);
+         measured_again(b) + "); on this path that can mean: " + break_meaning(b, words);
+}
+
+std::string describe_withdrawn(const CurveBreak& b) {
+  return "the sweep's pieces part here, but not when measured again" + measured_again(b) +
+         ": the machine changed between these sizes while the sweep went by, not the path; not told as a break";
 }
 
 Report make_report(const std::vector<RunData>& runs, const std::optional<LinkPeak>& link, PathWordsOf words) {

@@ -76,6 +76,8 @@ Report make_report(const std::vector<RunData>& runs, const std::optional<LinkPea
 const std::string& break_meaning(const CurveBreak& b, const PathWords& words);
 // The break in words: what the time does there, the evidence, and what that can mean.
 std::string describe_break(const CurveBreak& b, const PathWords& words);
+// A break the sweep's pieces show that did not show again when measured again, in words.
+std::string describe_withdrawn(const CurveBreak& b);
 
 // What a run is, in words that tell runs apart: module, pattern, direction, memory, path, ...
 // `leave_out` drops one aspect ("concurrency", "memory", "path") to pair runs that differ in it.

@@ -26,6 +26,26 @@ json fit_json(const HockneyFit& fit, const std::vector<double>& bytes) {
           {"poor_fit", is_poor(fit)}};
 }
 
+// A break and its evidence; measured_again is null where its sizes were not measured again.
+json break_json(const CurveBreak& b) {
+  const auto beta = [](double value) { return value > 0 ? number(value) : json(nullptr); };
+  json again = nullptr;
+  if (b.step_again > 0)
+    again = {{"bytes", number(b.bytes_again)},
+             {"step_swept", number(b.step_swept)},
+             {"step_again", number(b.step_again)},
+             {"noise_again", number(b.noise_again)}};
+  return {{"bytes", number(b.bytes)},
+          {"kind", break_kind_name(b.kind)},
+          {"jump", number(b.jump)},
+          {"fastest_before_s", number(b.seconds_before)},
+          {"fastest_after_s", number(b.seconds_after)},
+          {"beta_before_B_per_s", beta(b.beta_before_B_per_s)},
+          {"beta_after_B_per_s", beta(b.beta_after_B_per_s)},
+          {"noise", number(b.noise)},
+          {"measured_again", again}};
+}
+
 json curve_json(const CurveReport& c) {
   json curve{{"name", c.name},
              {"host", c.host},
@@ -38,6 +58,7 @@ json curve_json(const CurveReport& c) {
              {"hockney", nullptr},
              {"segments", json::array()},
              {"breaks", json::array()},
+             {"withdrawn_breaks", json::array()},
              {"poor_fit", nullptr},
              {"link_peak", nullptr},
              {"peak_fraction", nullptr},
@@ -48,17 +69,12 @@ json curve_json(const CurveReport& c) {
     for (const HockneyFit& segment : c.hockney.segments) curve["segments"].push_back(fit_json(segment, c.bytes));
     curve["poor_fit"] = is_poor(*worst_segment(c.hockney));
   }
-  const auto beta = [](double b) { return b > 0 ? number(b) : json(nullptr); };
-  for (const CurveBreak& b : c.hockney.breaks)
-    curve["breaks"].push_back({{"bytes", number(b.bytes)},
-                               {"kind", break_kind_name(b.kind)},
-                               {"jump", number(b.jump)},
-                               {"fastest_before_s", number(b.seconds_before)},
-                               {"fastest_after_s", number(b.seconds_after)},
-                               {"beta_before_B_per_s", beta(b.beta_before_B_per_s)},
-                               {"beta_after_B_per_s", beta(b.beta_after_B_per_s)},
-                               {"noise", number(b.noise)},
-                               {"meaning", break_meaning(b, c.words)}});
+  for (const CurveBreak& b : c.hockney.breaks) {
+    json cut = break_json(b);
+    cut["meaning"] = break_meaning(b, c.words);
+    curve["breaks"].push_back(std::move(cut));
+  }
+  for (const CurveBreak& b : c.hockney.withdrawn) curve["withdrawn_breaks"].push_back(break_json(b));
   if (c.link_peak.bytes_per_second > 0) {
     curve["link_peak"] = {{"B_per_s", c.link_peak.bytes_per_second},
                           {"how", c.link_peak.how},

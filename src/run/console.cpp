@@ -1,5 +1,7 @@
 #include "run/console.hpp"
 
+#include <algorithm>
+#include <set>
 #include <string>
 
 #include "run/console_text.hpp"
@@ -218,7 +220,20 @@ void ConsoleReporter::end(const RunRecord& r) {
   if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::halves) print_pairs_aggregate(r);
   if (const std::string long_reps = long_repetitions_text(r.curves, r.options.calibration.trial_seconds); !long_reps.empty())
     std::fprintf(out_, "  %s\n", long_reps.c_str());
+  print_measured_again(r);
   std::fflush(out_);
+}
+
+// The sizes around the sweep's breaks measured again after it (the first curve's: every curve of
+// a sweep measures the same sizes together).
+void ConsoleReporter::print_measured_again(const RunRecord& r) {
+  const auto measured = std::find_if(r.curves.begin(), r.curves.end(), [](const Curve& c) { return !c.recheck_bytes.empty(); });
+  if (measured == r.curves.end()) return;
+  std::set<std::uint64_t> sizes(measured->recheck_bytes.begin(), measured->recheck_bytes.end());
+  std::string list;
+  for (std::uint64_t bytes : sizes) list += (list.empty() ? "" : ", ") + format_bytes(bytes);
+  std::fprintf(out_, "  measured again in turn after the sweep, around its breaks: %s, %zu trials each; npgpu report "
+               "tells the breaks that repeated\n", list.c_str(), measured->recheck_bytes.size() / sizes.size());
 }
 
 // --pairs halves: what the fabric gave with every pair talking, and the pair that held it back.

@@ -19,6 +19,7 @@ class ConsoleReporter final : public Reporter {
  private:
   void print_aggregate(const RunRecord& record);
   void print_pairs_aggregate(const RunRecord& record);
+  void print_measured_again(const RunRecord& record);
   void print_matrices(const RunRecord& record);  // console_matrix.cpp, with matrix_cells_done
   std::FILE* out_;
 };

@@ -21,6 +21,8 @@
 #include "run/roll_call.hpp"
 #include "npgpu/sizes.hpp"
 #include "run/time_left.hpp"
+#include "record/run_data.hpp"
+#include "report/break_checks.hpp"
 
 namespace npgpu {
 namespace {
@@ -103,7 +105,10 @@ class Sweep {
  public:
   explicit Sweep(const SweepParts& parts)
       : module_(parts.module), record_(parts.record), options_(parts.record.options), team_(parts.team),
-        clock_(parts.clock), reporters_(parts.reporters), guard_(parts.guard), record_lock_(parts.record_lock),
+        drifting_(options_.drift ? std::optional<DriftingClock>(std::in_place, parts.clock, options_.drift->factor)
+                                 : std::nullopt),
+        clock_(drifting_ ? *drifting_ : parts.clock), reporters_(parts.reporters), guard_(parts.guard),
+        record_lock_(parts.record_lock),
         groups_(measurement_groups(parts.record, parts.team)), hosts_(all_gather(parts.team.comm(), this_host())),
         oversubscribed_(oversubscription(all_gather(parts.team.comm(), machine_and_cores()))) {
     // With two ranks a step can only wait for the other one; with more, a roll call names whom.
@@ -199,26 +204,78 @@ class Sweep {
     on_root([&] {
       for (int rank : group.timers) {
         const int peer = group.peers.empty() ? -1 : group.peers[static_cast<std::size_t>(rank)].to;
-        record_.curves.push_back({rank, host_of(rank), variant, {}, {}, peer, peer < 0 ? "" : host_of(peer)});
+        record_.curves.push_back({rank, host_of(rank), variant, {}, {}, peer, peer < 0 ? "" : host_of(peer), {}, {}});
       }
     });
     previous_ = {};
     shortest_round_trip_ = kDamaged;
     probe_ = probe_large_sizes(group);
+    std::vector<HowMeasured> swept;
     for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
       const std::uint64_t bytes = record_.schedule[index];
       const NvtxRange range(options_.nvtx, "npgpu " + (variant.empty() ? "" : variant + " ") + format_bytes(bytes));
+      if (drifting_ && bytes >= options_.drift->from_bytes) drifting_->start();
       const double started = clock_.now();
-      SizeResult mine = measure(group, bytes, options_.pattern);
+      const std::uint64_t window = choose_window(group, bytes, options_.pattern);
+      SizeResult mine = measure(group, bytes, options_.pattern, window);
       mine.wall_seconds = clock_.now() - started;
+      swept.push_back({mine.reps, window});
       ++progress_.done;
       collect(group, mine, first_curve, [&] {
         progress_.seconds_left = estimate_seconds_left(index, sweeps_after);
         for (Reporter* reporter : reporters_) reporter->size_done(record_, first_curve, index, progress_);
       });
     }
+    measure_breaks_again(group, first_curve, swept);
     collect_link_peaks(group, first_curve);
     guard_.idle();
+  }
+
+  // How a size was measured in the sweep, the same on every rank: what measuring it again repeats.
+  struct HowMeasured {
+    std::uint64_t reps = 0, window = 1;
+  };
+
+  // The sizes beside each candidate break the group's curves show, measured again in turn
+  // (break_checks.hpp): one trial of each a round, as the sweep measured it; the trials go onto the
+  // curves beside the sweep's, for the report to tell the breaks that repeat from those the machine
+  // made. Rank 0 chooses the sizes from its curves.
+  void measure_breaks_again(const Group& group, std::size_t first_curve, const std::vector<HowMeasured>& swept) {
+    std::vector<std::uint64_t> sizes;
+    on_root([&] {
+      std::set<std::size_t> chosen;
+      for (std::size_t c = first_curve; c < record_.curves.size(); ++c)
+        for (std::size_t index : sizes_to_measure_again(curve_data(record_.curves[c], options_.headline))) chosen.insert(index);
+      sizes.assign(chosen.begin(), chosen.end());
+    });
+    sizes.resize(team_.broadcast(sizes.size()));
+    for (std::uint64_t& index : sizes) index = team_.broadcast(index);
+    std::vector<std::uint64_t> order;
+    std::vector<double> mine;
+    for (std::size_t round = 0; round < kRecheckRounds; ++round)
+      for (std::size_t k = 0; k < sizes.size(); ++k) {
+        const std::uint64_t index = sizes[round % 2 == 0 ? k : sizes.size() - 1 - k];
+        const std::uint64_t bytes = record_.schedule[index], reps = swept[index].reps, window = swept[index].window;
+        // A warm-up of a quarter trial first, as each size had in the sweep: a trial right after
+        // another size pays for the switch (caches, the transport's state) in its first repetitions.
+        timed_reps(group, bytes, options_.pattern, std::max<std::uint64_t>(1, reps / 4), window, nullptr,
+                   "the warm-up of a break's size measured again");
+        TrialTiming timing;
+        timed_reps(group, bytes, options_.pattern, reps, window, &timing, "a break's size measured again");
+        order.push_back(bytes);
+        mine.push_back(timing.seconds);
+      }
+    if (order.empty()) return;
+    const Team::CollectiveWait wait = expect_collective(order.back(), options_.pattern, "gathering the sizes measured again");
+    const std::vector<double> all = team_.gather(mine, wait);
+    on_root([&] {
+      for (std::size_t i = 0; i < group.timers.size(); ++i) {
+        Curve& curve = record_.curves[first_curve + i];
+        const auto from = all.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(group.timers[i]) * mine.size());
+        curve.recheck_bytes = order;
+        curve.recheck_trial_seconds.assign(from, from + static_cast<std::ptrdiff_t>(mine.size()));
+      }
+    });
   }
 
   // Rank 0 changes the record only here, holding the lock, so the guard can save it at any moment.
@@ -485,8 +542,11 @@ class Sweep {
   }
 
   SizeResult measure(const Group& group, std::uint64_t bytes, Pattern pattern) {
+    return measure(group, bytes, pattern, choose_window(group, bytes, pattern));
+  }
+
+  SizeResult measure(const Group& group, std::uint64_t bytes, Pattern pattern, std::uint64_t window) {
     const Calibration& calibration = options_.calibration;
-    const std::uint64_t window = choose_window(group, bytes, pattern);
     SizeResult result;
     result.bytes = bytes;
     result.shape = module_.shape(pattern, bytes, window);
@@ -587,6 +647,7 @@ class Sweep {
   RunRecord& record_;
   const RunOptions& options_;
   const Team& team_;
+  std::optional<DriftingClock> drifting_;  // --test-clock-drift
   const Clock& clock_;
   std::vector<Reporter*> reporters_;
   RunGuard& guard_;

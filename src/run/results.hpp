@@ -44,6 +44,10 @@ struct Curve {
   LinkPeak link_peak;   // of the link this curve exercised, when the module knows it
   int peer = -1;        // pair modules: the rank this one measured with
   std::string peer_host;
+  // Trials measured again after the sweep, in turn, around the breaks it shows (break_checks.hpp),
+  // each with its size's repetitions and window: their sizes and raw seconds, in the order measured.
+  std::vector<std::uint64_t> recheck_bytes;
+  std::vector<double> recheck_trial_seconds;
 };
 
 // Sizes whose one repetition outlasts the trial time, so that each trial is that one repetition

@@ -59,6 +59,7 @@ const BadInput kCases[] = {
     {"OptionOfAnotherModule", 0, {"--module", "memcpy", "--buffers", "D,D"}, "--buffers does not apply to module memcpy"},
     {"TcpSocketBufferOverIntRange", 2, {"--module", "tcp", "--socket-buffer", "3G"}, "at most 2147483647"},
     {"TcpWithOneRank", 0, {"--module", "tcp"}, "needs at least 2, and this run has 1"},
+    {"ClockDriftWithoutFactor", 0, {"--module", "memcpy", "--test-clock-drift", "4K"}, "expected SIZE:FACTOR"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Rejected, BadInputTest, ::testing::ValuesIn(kCases),

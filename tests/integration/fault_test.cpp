@@ -53,6 +53,7 @@ TEST(FaultSwitch, IsNotInTheHelp) {
   const CommandResult help = run_command({NPGPU_BINARY, "--help"});
   ASSERT_EQ(help.exit_code, 0);
   EXPECT_EQ(help.out.find("flip"), std::string::npos) << help.out;
+  EXPECT_EQ(help.out.find("drift"), std::string::npos) << help.out;
 }
 
 }  // namespace

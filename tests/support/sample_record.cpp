@@ -27,7 +27,7 @@ RunRecord sample_record(std::size_t sizes) {
   record.timer_resolution = 1e-9;
   record.started_utc = "2026-11-22T00:00:00Z";
   record.finished_utc = "2026-11-22T00:00:01Z";
-  Curve curve{0, "alpha", "", {}, {63e9, "PCIe Gen5 x16"}, -1, ""};
+  Curve curve{0, "alpha", "", {}, {63e9, "PCIe Gen5 x16"}, -1, "", {}, {}};
   for (std::size_t i = 0; i < sizes; ++i) {
     SizeResult size;
     size.bytes = 1ull << i;

@@ -1,0 +1,122 @@
+#include "report/break_checks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "report/change_points.hpp"
+
+namespace npgpu {
+namespace {
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// log of a time over the line before the break at the same size
+double off_the_line(const CurveBreak& cut, std::span<const double> bytes, std::size_t i, double seconds) {
+  return std::log(seconds / cut.line_before.seconds(bytes[i]));
+}
+
+// The sizes before the break that recheck_indices names, and the sizes after it that may show its
+// step. For a change of rate, the one within reach that the sweep shows farthest off the line
+// before. For a jump or a drop, those of its NetPIPE triplet (n - 3, n, n + 3; within 10%): on a
+// busy machine the sweep may place a switch a size or two early (vader's 2 KiB limit told at
+// 2045 B, an eager size, the switch at 2051 B), and measured again the size with the largest step
+// the sweep's way shows it (vader's 16 KiB limit told at 16381 B: 16384 B, the last eager size, lay
+// x0.73 off the line, 16387 B above it). Not farther: there the line before, extrapolated, reads the path's next feature (the
+// bend of a short piece as x1.6; memcpy's L2 a step on from 256 KiB as x1.3) as this one's step.
+struct Sides {
+  std::vector<std::size_t> before, after;
+};
+
+Sides sides_of(const CurveBreak& cut, std::span<const double> bytes, std::span<const double> fastest) {
+  const std::size_t at = cut.index;
+  std::size_t far_before = at - 1;
+  while (far_before > cut.first_before && bytes[far_before - 1] * kNearby >= bytes[at]) --far_before;
+  Sides sides{{far_before}, {at}};
+  if (far_before != at - 1) sides.before.push_back(at - 1);
+  if (cut.kind != BreakKind::slope) {
+    for (std::size_t i = at + 1; i <= cut.last_after && bytes[i] <= kTriplet * bytes[at]; ++i) sides.after.push_back(i);
+    return sides;
+  }
+  std::size_t farthest = at;
+  for (std::size_t i = at; i <= cut.last_after && bytes[i] <= kRecheckReach * bytes[at - 1]; ++i)
+    if (std::fabs(off_the_line(cut, bytes, i, fastest[i])) > std::fabs(off_the_line(cut, bytes, farthest, fastest[farthest])))
+      farthest = i;
+  sides.after = {farthest};
+  return sides;
+}
+
+bool valid(const CurveBreak& cut, std::span<const double> bytes, std::span<const double> fastest) {
+  return cut.index > 0 && cut.index < bytes.size() && cut.last_after < bytes.size() && fastest.size() == bytes.size();
+}
+
+}  // namespace
+
+std::vector<std::size_t> recheck_indices(const CurveBreak& cut, std::span<const double> bytes,
+                                         std::span<const double> fastest) {
+  if (!valid(cut, bytes, fastest)) return {};
+  const Sides sides = sides_of(cut, bytes, fastest);
+  std::vector<std::size_t> indices = sides.before;
+  indices.insert(indices.end(), sides.after.begin(), sides.after.end());
+  return indices;
+}
+
+std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve) {
+  std::vector<double> fastest;  // as analyse_hockney has them: a size without trials is its one time
+  for (std::size_t i = 0; i < curve.seconds.size(); ++i) {
+    const bool trials = i < curve.trial_seconds.size() && !curve.trial_seconds[i].empty();
+    fastest.push_back(trials ? *std::min_element(curve.trial_seconds[i].begin(), curve.trial_seconds[i].end())
+                             : curve.seconds[i]);
+  }
+  std::set<std::size_t> sizes;
+  for (const CurveBreak& cut : analyse_hockney(curve.bytes_per_transfer, curve.seconds, curve.trial_seconds).breaks)
+    for (std::size_t index : recheck_indices(cut, curve.bytes_per_transfer, fastest)) sizes.insert(index);
+  return {sizes.begin(), sizes.end()};
+}
+
+void judge_recheck(CurveBreak& cut, std::span<const double> bytes, std::span<const double> fastest,
+                   std::span<const std::vector<double>> rechecked) {
+  if (!valid(cut, bytes, fastest)) return;
+  const Sides sides = sides_of(cut, bytes, fastest);
+  std::size_t rounds = kRecheckRounds;
+  for (std::size_t i : recheck_indices(cut, bytes, fastest)) rounds = std::min(rounds, i < rechecked.size() ? rechecked[i].size() : 0);
+  if (rounds == 0) return;
+  double swept_level = 0;
+  for (std::size_t i : sides.before) swept_level += off_the_line(cut, bytes, i, fastest[i]) / static_cast<double>(sides.before.size());
+  const double way = cut.kind == BreakKind::drop ? -1 : 1;  // the largest step the way the sweep saw it
+  for (std::size_t i : sides.after) {
+    // Each round's step, its sizes measured moments apart; their median, and how far they spread.
+    std::vector<double> steps;
+    for (std::size_t round = 0; round < rounds; ++round) {
+      double level = 0;
+      for (std::size_t b : sides.before)
+        level += off_the_line(cut, bytes, b, rechecked[b][round]) / static_cast<double>(sides.before.size());
+      steps.push_back(off_the_line(cut, bytes, i, rechecked[i][round]) - level);
+    }
+    const double step = median_of(steps);
+    if (cut.step_again > 0 && way * step <= way * std::log(cut.step_again)) continue;
+    for (double& s : steps) s = std::fabs(s - step);
+    cut.index_again = i;
+    cut.bytes_again = bytes[i];
+    cut.step_swept = std::exp(off_the_line(cut, bytes, i, fastest[i]) - swept_level);
+    cut.step_again = std::exp(step);
+    cut.noise_again = 1.4826 * median_of(steps);
+  }
+}
+
+bool repeated(const CurveBreak& cut) {
+  return !(cut.step_again > 0) ||
+         std::fabs(std::log(cut.step_again)) - kClearScales * cut.noise_again >= std::log(kLeastRepeat);
+}
+
+bool withdrawn(const CurveBreak& cut) {
+  if (cut.kind == BreakKind::slope) return false;
+  const bool swept_small = std::fabs(std::log(cut.step_swept)) < std::log(kLeastRepeat);
+  return !repeated(cut) && (swept_small || std::fabs(std::log(cut.step_swept / cut.step_again)) >= kClearScales * cut.noise_again);
+}
+
+}  // namespace npgpu

@@ -1,0 +1,154 @@
+// Breaks measured again (ChangePoints, as their detection: the sanitized pass leaves them out with
+// it, run-tests.sh says why): a switch (a step with the size) repeats when its sizes are measured in
+// turn and is told; a step the machine made along the sweep (every size from one moment on slower,
+// and still so when the sizes are measured again) does not, and is withdrawn, seed after seed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "report/break_checks.hpp"
+#include "report/change_points.hpp"
+#include "synthetic_curve.hpp"
+
+namespace npgpu {
+namespace {
+
+using test::hockney;
+using test::Noise;
+using test::switching;
+using test::synthetic_curve;
+using test::SyntheticCurve;
+
+constexpr unsigned kSeeds = 20;
+constexpr Noise kQuiet{0.015, 0.02, 5};
+constexpr double kSwitchAt = 16381;  // NetPIPE's 16 KiB - 3
+const auto kBelow = hockney(2e-6, 5e9);
+const auto kRendezvous = hockney(6e-6, 5e9);  // a handshake from 16 KiB: x2 there
+
+// What measuring again gives: `model` at the sizes `indices` names, kRecheckRounds trials each,
+// each slowed by a share drawn from an exponential of mean `noise` (a little, by default).
+std::vector<std::vector<double>> measured_again(const SyntheticCurve& c, const std::vector<std::size_t>& indices,
+                                                const std::function<double(double)>& model, unsigned seed,
+                                                double noise = 0.02) {
+  std::mt19937 random(seed + 1000);
+  std::exponential_distribution<double> within(1 / noise);
+  std::vector<std::vector<double>> again(c.bytes.size());
+  for (std::size_t i : indices)
+    for (std::size_t round = 0; round < kRecheckRounds; ++round) again[i].push_back(model(c.bytes[i]) * (1 + within(random)));
+  return again;
+}
+
+std::vector<double> fastest(const SyntheticCurve& c) { return size_levels(c.bytes, c.trials).fastest; }
+
+// The sizes the driver measures again for the curve's breaks.
+std::vector<std::size_t> sizes_to_recheck(const SyntheticCurve& c) {
+  std::vector<std::size_t> sizes;
+  for (const CurveBreak& cut : analyse_hockney(c.bytes, c.seconds, c.trials).breaks)
+    for (std::size_t i : recheck_indices(cut, c.bytes, fastest(c))) sizes.push_back(i);
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
+TEST(ChangePoints, TheSizesMeasuredAgainFlankTheBreak) {
+  const SyntheticCurve c = synthetic_curve(switching(kBelow, kSwitchAt, kRendezvous), kQuiet, 1);
+  const HockneyAnalysis found = analyse_hockney(c.bytes, c.seconds, c.trials);
+  ASSERT_EQ(found.breaks.size(), 1u);
+  const CurveBreak& cut = found.breaks[0];
+  const std::vector<std::size_t> sizes = recheck_indices(cut, c.bytes, fastest(c));
+  ASSERT_GE(sizes.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(sizes.begin(), sizes.end()));
+  EXPECT_EQ(std::count(sizes.begin(), sizes.end(), cut.index - 1), 1) << "the size next to it before";
+  EXPECT_EQ(std::count(sizes.begin(), sizes.end(), cut.index), 1) << "the size next to it after";
+  for (std::size_t i : sizes) {
+    EXPECT_GE(c.bytes[i] * kNearby, c.bytes[cut.index]) << "within reach: " << c.bytes[i];
+    EXPECT_LE(c.bytes[i], kRecheckReach * c.bytes[cut.index - 1]) << "within reach: " << c.bytes[i];
+  }
+}
+
+TEST(ChangePoints, ASwitchRepeatsAndIsTold) {
+  const auto model = switching(kBelow, kSwitchAt, kRendezvous);
+  for (unsigned seed = 0; seed < kSeeds; ++seed) {
+    const SyntheticCurve c = synthetic_curve(model, kQuiet, seed);
+    const auto again = measured_again(c, sizes_to_recheck(c), model, seed);
+    const HockneyAnalysis a = analyse_hockney(c.bytes, c.seconds, c.trials, again);
+    ASSERT_EQ(a.breaks.size(), 1u) << "seed " << seed;
+    EXPECT_EQ(a.breaks[0].bytes, kSwitchAt) << "seed " << seed;
+    EXPECT_NEAR(a.breaks[0].step_again, a.breaks[0].step_swept, 0.2) << "seed " << seed;
+    EXPECT_GT(a.breaks[0].step_again, kLeastRepeat);
+    EXPECT_TRUE(a.withdrawn.empty()) << "seed " << seed;
+  }
+}
+
+TEST(ChangePoints, AStepTheMachineMadeIsWithdrawn) {
+  // From 16 KiB on the sweep ran on a machine 1.6 times slower, and it still was when the sizes
+  // were measured again: measured in turn, both sides are slow alike.
+  const auto slowed = [](double n) { return 1.6 * kBelow(n); };
+  for (unsigned seed = 0; seed < kSeeds; ++seed) {
+    const SyntheticCurve c = synthetic_curve(switching(kBelow, kSwitchAt, slowed), kQuiet, seed);
+    const std::vector<std::size_t> sizes = sizes_to_recheck(c);
+    ASSERT_FALSE(sizes.empty()) << "seed " << seed << ": the sweep alone shows the step";
+    const HockneyAnalysis a = analyse_hockney(c.bytes, c.seconds, c.trials, measured_again(c, sizes, slowed, seed));
+    EXPECT_TRUE(a.breaks.empty()) << "seed " << seed;
+    ASSERT_EQ(a.withdrawn.size(), 1u) << "seed " << seed;
+    EXPECT_NEAR(a.withdrawn[0].step_swept, 1.6, 0.15) << "seed " << seed;
+    EXPECT_NEAR(a.withdrawn[0].step_again, 1, 0.08) << "seed " << seed;
+    EXPECT_EQ(a.segments.size(), 1u) << "one piece once the break is withdrawn";
+  }
+}
+
+TEST(ChangePoints, ASwitchThatTurnsTheOtherWayWhenMeasuredAgainIsStillTold) {
+  // The sweep saw the sizes from 16 KiB jump (their first pass paid a one-off cost); measured
+  // again, they lie below the line before: the path changes there, whichever way.
+  const SyntheticCurve c = synthetic_curve(switching(kBelow, kSwitchAt, kRendezvous), kQuiet, 3);
+  const auto faster = [](double n) { return n < kSwitchAt ? kBelow(n) : 0.7 * kBelow(n); };
+  const HockneyAnalysis a = analyse_hockney(c.bytes, c.seconds, c.trials, measured_again(c, sizes_to_recheck(c), faster, 3));
+  ASSERT_EQ(a.breaks.size(), 1u);
+  EXPECT_NEAR(a.breaks[0].step_again, 0.7, 0.06);
+  EXPECT_GT(a.breaks[0].step_swept, 1.25);
+  EXPECT_TRUE(a.withdrawn.empty());
+}
+
+TEST(ChangePoints, AStepOfTheSweepsThatMeasuredAgainIsUnderTheLeastIsWithdrawn) {
+  // The sweep saw x4 from 16 KiB on (the machine's); measured again, the sizes there lie a little
+  // below the line before (x0.92): no step the path makes.
+  const auto fourfold = [](double n) { return n < kSwitchAt ? kBelow(n) : 4 * kBelow(n); };
+  const auto below = [](double n) { return n < kSwitchAt ? kBelow(n) : 0.92 * kBelow(n); };
+  const SyntheticCurve c = synthetic_curve(fourfold, kQuiet, 4);
+  const HockneyAnalysis a = analyse_hockney(c.bytes, c.seconds, c.trials, measured_again(c, sizes_to_recheck(c), below, 4));
+  EXPECT_TRUE(a.breaks.empty());
+  ASSERT_EQ(a.withdrawn.size(), 1u);
+  EXPECT_NEAR(a.withdrawn[0].step_again, 0.92, 0.05);
+}
+
+TEST(ChangePoints, AMeasurementAgainAsNoisyAsWhatItFoundWithdrawsNothing) {
+  // The same step the machine made, measured again on a machine so busy that the trials of a size
+  // lie a factor 2 apart: that cannot tell the machine's step from the path's.
+  const auto slowed = [](double n) { return 1.6 * kBelow(n); };
+  unsigned told = 0;
+  for (unsigned seed = 0; seed < kSeeds; ++seed) {
+    const SyntheticCurve c = synthetic_curve(switching(kBelow, kSwitchAt, slowed), kQuiet, seed);
+    const HockneyAnalysis a =
+        analyse_hockney(c.bytes, c.seconds, c.trials, measured_again(c, sizes_to_recheck(c), slowed, seed, 1.0));
+    for (const CurveBreak& cut : a.withdrawn)
+      EXPECT_GE(std::fabs(std::log(cut.step_swept / cut.step_again)), kClearScales * cut.noise_again) << "seed " << seed;
+    told += static_cast<unsigned>(a.breaks.size());
+  }
+  EXPECT_GT(told, kSeeds / 2) << "mostly left standing";
+}
+
+TEST(ChangePoints, WithoutSizesMeasuredAgainABreakStandsAsFound) {
+  // Records written before sizes were measured again, or a size of the break left unmeasured.
+  const auto slowed = [](double n) { return 1.6 * kBelow(n); };
+  const SyntheticCurve c = synthetic_curve(switching(kBelow, kSwitchAt, slowed), kQuiet, 2);
+  ASSERT_EQ(analyse_hockney(c.bytes, c.seconds, c.trials).breaks.size(), 1u);
+  std::vector<std::size_t> sizes = sizes_to_recheck(c);
+  sizes.pop_back();
+  const HockneyAnalysis a = analyse_hockney(c.bytes, c.seconds, c.trials, measured_again(c, sizes, slowed, 2));
+  ASSERT_EQ(a.breaks.size(), 1u);
+  EXPECT_EQ(a.breaks[0].step_again, 0) << "not measured again";
+  EXPECT_TRUE(a.withdrawn.empty());
+}
+
+}  // namespace
+}  // namespace npgpu
