@@ -58,7 +58,6 @@ CurveBreak break_between(const CurvePieces& found, std::size_t b, std::span<cons
   cut.first_before = before.first;
   cut.last_after = after.last;
   cut.line_before = before.line;
-  cut.line_after = after.line;
   return cut;
 }
 

@@ -54,9 +54,9 @@ struct CurveBreak {
   double seconds_before = 0, seconds_after = 0, jump = 0;
   double beta_before_B_per_s = 0, beta_after_B_per_s = 0;  // 0: no bandwidth term on that side
   double noise = 0;  // the curve's relative noise it stands above (CurvePieces::noise)
-  // The pieces on its two sides: where they start and end, and their lines.
+  // Where the piece before it starts and the piece after it ends, and the line before it.
   std::size_t first_before = 0, last_after = 0;
-  HockneyLine line_before, line_after;
+  HockneyLine line_before;
   // Measured again in turn after the sweep (break_checks.hpp), at the size after it that shows its
   // step (index_again): the step there over the line before, in the sweep and measured again (0
   // where it was not measured again), and how far the rounds measured again spread about that
