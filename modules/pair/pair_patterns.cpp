@@ -76,10 +76,12 @@ void PairPatterns::expect_tag(const Message& in, bool stamped_by_host) {
     damage_.note(in, bad, "its tag, in repetition " + std::to_string(rep_ + 1) + " of the trial: corrupt or out of order");
 }
 
-// A round trip with `to`, timed; the round trip `from` starts is echoed from the buffer it landed
-// in. Ping and pong land in the slot they left from, where a transport that writes into the peer's
-// pool (cudaIpc, ucx's put) puts them; they never share it, as no rank of a step has both roles
-// (pairing_steps).
+// A round trip with `to`, timed. The ping from `from` is answered from this rank's own send slot,
+// as osu_latency and ucx_perftest answer, never from the buffer it landed in: that buffer is dirty
+// in this core's cache, and the peer's copy out of it (CMA, a rendezvous' get) made round trips of
+// 16 KiB-1 MiB 1.2-1.5x longer than theirs (docs/ARCHITECTURE.md, "Answering a ping"). Ping and
+// pong land in the slot they left from, where a transport that writes into the peer's pool
+// (cudaIpc, ucx's put) puts them.
 void PairPatterns::pingpong(std::uint64_t n) {
   const Message ping = incoming(peers_.from, n, counter_);
   const Message pong = incoming(peers_.to, n, counter_);
@@ -90,11 +92,15 @@ void PairPatterns::pingpong(std::uint64_t n) {
   }
   if (peers_.from >= 0) transport_.receive(ping);
   transport_.complete();
-  if (peers_.from >= 0) transport_.send(ping);
+  if (peers_.from >= 0) {
+    const Message answer = outgoing(peers_.from, n, counter_);
+    stamp_tag(answer);
+    transport_.send(answer);
+  }
   if (peers_.to >= 0) transport_.receive(pong);
   transport_.complete();
   if (peers_.from >= 0) expect_tag(ping, peer_on_host_);
-  if (peers_.to >= 0) expect_tag(pong, mine_on_host_);
+  if (peers_.to >= 0) expect_tag(pong, peer_on_host_);
 }
 
 // A window of messages to `to`, closed by its ack; a window from `from`, acknowledged (osu_bw).
