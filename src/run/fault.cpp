@@ -34,6 +34,7 @@ ClockDrift parse_clock_drift(const std::string& text) {
     drift.factor = std::stod(text.substr(colon + 1), &used);
     if (used != text.size() - colon - 1) drift.factor = 0;
   } catch (const std::exception&) {
+    // not a number, or out of range: the factor stays 0 and the usage line below says what is allowed
   }
   if (!(drift.factor > 0)) throw UsageError(usage);
   return drift;
