@@ -16,7 +16,8 @@ struct HostSplit {
   double within = 0;           // median throughput of the cells inside the groups, B/s
   double across = 0;           // median throughput of the cells between groups, B/s
   double across_at_once = 0;   // the most the cells from one group to another moved together in
-                               // one step of the schedule, B/s: what the link between caps; 0 unknown
+                               // one step of the schedule (cells x the slowest one's rate), B/s:
+                               // what the link between caps; 0 unknown
 };
 
 // The hosts' split at matrix size `size`, or none. Host to host rates are the medians of their
