@@ -265,7 +265,13 @@ TEST(Report, AStepTheMachineMadeAlongTheSweepIsWithdrawn) {
   ASSERT_EQ(report.exit_code, 0) << report.err;
   const nlohmann::json curve = nlohmann::json::parse(report.out)["runs"][0]["curves"][0];
   const nlohmann::json &breaks = curve["breaks"], &withdrawn = curve["withdrawn_breaks"];
-  EXPECT_EQ(break_near(breaks, 524288), breaks.end()) << "the machine's step is not told: " << breaks.dump();
+  // Not told: a break near 512 KiB that slows the curve by about the planted 2. memcpy's change of
+  // rate at 384 KiB is within a NetPIPE step of it and faster after (x1.05 in one CI launch): that
+  // one is the machine's own, and may be told.
+  const bool step_told = std::any_of(breaks.begin(), breaks.end(), [](const nlohmann::json& b) {
+    return std::fabs(std::log(b["bytes"].get<double>() / 524288)) <= std::log(1.5) && b["jump"].get<double>() > 1.25;
+  });
+  EXPECT_FALSE(step_told) << "the machine's step is not told: " << breaks.dump();
   // The sweep alone showed it: a withdrawn break within a NetPIPE step whose sweep saw about the
   // planted 2 beyond what measuring again did (one size's noise aside).
   const bool planted = std::any_of(withdrawn.begin(), withdrawn.end(), [](const nlohmann::json& b) {
