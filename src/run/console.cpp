@@ -224,16 +224,18 @@ void ConsoleReporter::end(const RunRecord& r) {
   std::fflush(out_);
 }
 
-// The sizes around the sweep's breaks measured again after it (the first curve's: every curve of
-// a sweep measures the same sizes together).
+// The sizes around the sweep's breaks measured again after it: every curve's, since the curves of
+// one group measure the same sizes together but each group of a run (a variant, a rank alone) its own.
 void ConsoleReporter::print_measured_again(const RunRecord& r) {
   const auto measured = std::find_if(r.curves.begin(), r.curves.end(), [](const Curve& c) { return !c.recheck_bytes.empty(); });
   if (measured == r.curves.end()) return;
-  std::set<std::uint64_t> sizes(measured->recheck_bytes.begin(), measured->recheck_bytes.end());
+  const std::set<std::uint64_t> first(measured->recheck_bytes.begin(), measured->recheck_bytes.end());
+  std::set<std::uint64_t> sizes;
+  for (const Curve& curve : r.curves) sizes.insert(curve.recheck_bytes.begin(), curve.recheck_bytes.end());
   std::string list;
   for (std::uint64_t bytes : sizes) list += (list.empty() ? "" : ", ") + format_bytes(bytes);
   std::fprintf(out_, "  measured again in turn after the sweep, around its breaks: %s, %zu trials each; npgpu report "
-               "tells the breaks that repeated\n", list.c_str(), measured->recheck_bytes.size() / sizes.size());
+               "tells the breaks that repeated\n", list.c_str(), measured->recheck_bytes.size() / first.size());
 }
 
 // --pairs halves: what the fabric gave with every pair talking, and the pair that held it back.
