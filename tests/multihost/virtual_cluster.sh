@@ -28,8 +28,8 @@
 # down   removes everything `up` made for DIR (namespaces, links, bridge, queues) and the processes
 #        left inside them; safe to repeat, and after an `up` that failed halfway.
 # run    up in a fresh folder, COMMAND with VC_DIR set to it, down; always torn down, also on
-#        failure, Ctrl-C or SIGTERM. Exits with COMMAND's status, or 77 (after `usable`'s line)
-#        where no cluster can be built here.
+#        failure, Ctrl-C or SIGTERM, and a run killed outright by the next run. Exits with
+#        COMMAND's status, or 77 (after `usable`'s line) where no cluster can be built here.
 # usable exits 0 if this machine can build one (root, `ip netns`, veth, bridge, tbf), else prints
 #        why on one line and exits 77 (CTest's skip code).
 #
@@ -272,6 +272,20 @@ trap on_exit EXIT
 trap 'on_signal 130' INT
 trap 'on_signal 143' TERM
 
+# A run killed outright (SIGKILL, or the machine's session ending under it) never tears down: the
+# next run does. Each run's folder names the process that owns it; a folder whose owner is gone
+# is taken down and removed. Clusters made by `up` alone have no owner file and stay until `down`.
+prune_dead_runs() {
+  local folder owner
+  for folder in "${TMPDIR:-/tmp}"/virtual-cluster.*; do
+    [[ -f $folder/owner ]] || continue
+    owner=$(<"$folder/owner")
+    ! kill -0 "$owner" 2>/dev/null || continue
+    cmd_down "$folder"
+    rm -rf "$folder"
+  done
+}
+
 cmd_run() {
   local spec=()
   while (($# > 0)) && [[ $1 != -- ]]; do
@@ -282,7 +296,9 @@ cmd_run() {
   shift
   link_rates "${spec[@]}" >/dev/null
   cmd_usable
+  prune_dead_runs
   temporary=$(mktemp -d "${TMPDIR:-/tmp}/virtual-cluster.XXXXXX")
+  echo $$ >"$temporary/owner"
   cmd_up "$temporary" "${spec[@]}"
   VC_DIR=$temporary "$@" &
   child=$!
