@@ -14,13 +14,12 @@ namespace npgpu {
 namespace {
 
 using test::hockney;
-using test::Noise;
+using test::kQuiet;
 using test::switching;
 using test::synthetic_curve;
 using test::SyntheticCurve;
 
 constexpr unsigned kSeeds = 20;
-constexpr Noise kQuiet{0.015, 0.02, 5};
 constexpr double kSwitchAt = 16381;  // NetPIPE's 16 KiB - 3
 const auto kBelow = hockney(2e-6, 5e9);
 const auto kRendezvous = hockney(6e-6, 5e9);  // a handshake from 16 KiB: x2 there

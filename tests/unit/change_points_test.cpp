@@ -10,14 +10,12 @@ namespace npgpu {
 namespace {
 
 using test::hockney;
-using test::Noise;
+using test::kQuiet;
 using test::switching;
 using test::synthetic_curve;
 using test::SyntheticCurve;
 
 constexpr unsigned kSeeds = 30;
-// As a quiet launch here: sizes 1.5% off the curve, trials slowed by 2% on average.
-constexpr Noise kQuiet{0.015, 0.02, 5};
 
 HockneyAnalysis analyse(const SyntheticCurve& c) { return analyse_hockney(c.bytes, c.seconds, c.trials); }
 
