@@ -4,16 +4,11 @@
 #include <cmath>
 #include <set>
 
+#include "npgpu/statistics.hpp"
 #include "report/change_points.hpp"
 
 namespace npgpu {
 namespace {
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 // log of a time over the line before the break at the same size
 double off_the_line(const CurveBreak& cut, std::span<const double> bytes, std::size_t i, double seconds) {
@@ -97,14 +92,14 @@ void judge_recheck(CurveBreak& cut, std::span<const double> bytes, std::span<con
         level += off_the_line(cut, bytes, b, rechecked[b][round]) / static_cast<double>(sides.before.size());
       steps.push_back(off_the_line(cut, bytes, i, rechecked[i][round]) - level);
     }
-    const double step = median_of(steps);
+    const double step = summarize(steps).median;
     if (cut.step_again > 0 && way * step <= way * std::log(cut.step_again)) continue;
     for (double& s : steps) s = std::fabs(s - step);
     cut.index_again = i;
     cut.bytes_again = bytes[i];
     cut.step_swept = std::exp(off_the_line(cut, bytes, i, fastest[i]) - swept_level);
     cut.step_again = std::exp(step);
-    cut.noise_again = 1.4826 * median_of(steps);
+    cut.noise_again = 1.4826 * summarize(steps).median;
   }
 }
 
