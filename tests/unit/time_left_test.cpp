@@ -63,22 +63,23 @@ TEST(SecondsLeft, TheProbeForetellsTheLargestSizes) {
   EXPECT_NEAR(seconds_left_in_sweep({first}, {64'000'000}, pingpong), 4 * 0.0256, 1e-9);
 }
 
-TEST(SecondsLeft, TheLastSizesTrialsCountNotTheFirstOnes) {
-  // Twelve sizes: the first four took 20 trials, the last eight 3; the next sizes take 3.
+TEST(SecondsLeft, EveryFinishedSizesTrialsCountAlike) {
+  // Twelve sizes: the first four took 20 trials, the last eight 3; the next sizes take their mean.
   std::vector<SizeResult> done;
   for (int i = 0; i < 12; ++i) done.push_back(finished(8, 1e-6, i < 4 ? 20 : 3, i < 4 ? 0.2025 : 0.0325));
   // Every size cost exactly its trials and warm-up, so nothing is added beyond the model.
-  EXPECT_NEAR(seconds_left_in_sweep(done, {16}, stream_plan(64, false)), 3 * 0.01 + 0.0025, 1e-9);
+  EXPECT_NEAR(seconds_left_in_sweep(done, {16}, stream_plan(64, false)), (4 * 20 + 8 * 3) / 12.0 * 0.01 + 0.0025, 1e-9);
 }
 
-TEST(SecondsLeft, OneSizeThatTookManyTrialsDoesNotSetTheTrialsLeft) {
-  // Eight sizes took 3 trials but one took 9 (a burst of noise): the next sizes take 3.
+TEST(SecondsLeft, OneSizeThatTookManyTrialsMovesTheTrialsLeftByItsShare) {
+  // Forty sizes took 3 trials but one took 9 (a burst of noise): one forty-first of the difference.
   std::vector<SizeResult> done;
-  for (int i = 0; i < 8; ++i) done.push_back(finished(8, 1e-6, i == 5 ? 9 : 3, i == 5 ? 0.0925 : 0.0325));
-  EXPECT_NEAR(seconds_left_in_sweep(done, {16}, stream_plan(64, false)), 3 * 0.01 + 0.0025, 1e-9);
-  // Half of them took 20: those count.
-  for (int i = 4; i < 8; ++i) done[static_cast<std::size_t>(i)] = finished(8, 1e-6, 20, 0.2025);
-  EXPECT_NEAR(seconds_left_in_sweep(done, {16}, stream_plan(64, false)), (3 * 3 + 3 * 20) / 6.0 * 0.01 + 0.0025, 1e-9);
+  for (int i = 0; i < 41; ++i) done.push_back(finished(8, 1e-6, i == 20 ? 9 : 3, i == 20 ? 0.0925 : 0.0325));
+  EXPECT_NEAR(seconds_left_in_sweep(done, {16}, stream_plan(64, false)), (40 * 3 + 9) / 41.0 * 0.01 + 0.0025, 1e-9);
+  // Never fewer than the fewest the driver runs, whatever the sizes took.
+  SweepPlan five = stream_plan(64, false);
+  five.min_trials = 5;
+  EXPECT_NEAR(seconds_left_in_sweep(done, {16}, five), 5 * 0.01 + 0.0025, 1e-9);
 }
 
 TEST(SecondsLeft, OneSizeWhoseHostClockStalledDoesNotSetTheHostsExtra) {
