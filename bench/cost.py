@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """What npgpu costs its users in time (issue 16), measured in one run on this machine:
 
-1. sweep times: full default mpi sweeps (1 B to 64 MiB, 2 ranks) of pingpong, stream and bidir;
-   stream and bidir within 2x the pingpong sweep. With --gpu instead, the default sweeps of the GPU
+1. sweep times: full default mpi sweeps (1 B to 64 MiB, 2 ranks) of pingpong, stream and bidir,
+   each launched --launches times (3) and timed by the median; stream and bidir within 2x the
+   pingpong sweep. With --gpu instead, the default sweeps of the GPU
    copy modules on one GPU (cudaMemcpy h2d, d2h, d2d; cuMemcpy h2d). With --before, an older
    npgpu's same sweeps beside them (build one from an earlier commit outside this tree);
 2. the time left: at each tenth of each sweep's run time, the console's last "~X left" against
-   the time that really was left; within 25%. Beside it, the same estimate scaled by the trials
-   the sizes left really took over the trials it took them to take (from the console's table):
-   what is left of the error once the trials that noise will ask for are known;
+   the time that really was left; within 25%, in each launch. Beside it, the same estimate scaled
+   by the trials the sizes left really took over the trials it took them to take (from the
+   console's table): what is left of the error once the trials that noise will ask for are known;
+   and scaled by the trials each size left took on average in the other launches: the bound of an
+   estimate that knew each size's trials on this machine but not this launch's noise;
 3. mpi only, the plateau: the auto window's stream and bidir throughput at 4 to 64 MiB against a
    fixed 64-message window and, with --osu-bw/--osu-bibw, osu_bw and osu_bibw (built outside this
    repository against the same MPI), launches alternating, all cache-warm as OSU is (one buffer);
@@ -20,7 +23,7 @@
 5. with --tests: .ci/run in a fresh clone, timed.
 
     bench/cost.py [--build build] [--before OLD/npgpu] [--gpu] [--osu-bw PATH] [--osu-bibw PATH]
-                  [--rounds 5] [--quickstart] [--tests]
+                  [--launches 3] [--rounds 5] [--quickstart] [--tests]
 
 Prints a table last. Needs a built npgpu, and Debian's python3 with h5py for the plateau.
 """
@@ -44,7 +47,7 @@ LEFT = re.compile(r"~([0-9.]+) (ns|us|ms|s|min) left")
 # A size's line of the console's table: "[ 12/141] ... 0.55%      3     64  ~6.97 s left" (the
 # window column only for stream and bidir); the trials follow the precision.
 TRIALS = re.compile(r"^\[\s*\d+/\d+\].*?%\s+(\d+)\s")
-RECENT_SIZES, MIN_TRIALS = 8, 3  # the time left's trials: the mean of the last 8 sizes', 3 at least
+MIN_TRIALS = 3  # the time left's trials: the mean of the sizes done, 3 at least
 PAIR = ["mpirun", "-np", "2"]
 MPI_SWEEPS = [(f"mpi {p}", PAIR, ["--module", "mpi", "--pattern", p]) for p in ("pingpong", "stream", "bidir")]
 GPU_SWEEPS = [("cudaMemcpy h2d", [], ["--module", "cudaMemcpy"]),
@@ -68,17 +71,27 @@ def run_npgpu(npgpu, launcher, args, record, extra=()):
     return timed_lines([*launcher, npgpu, *args, "-o", record, *extra])
 
 
-def time_left_errors(seconds, lines):
-    """Worst |predicted - true| / true time left over the tenths 1 to 9 of a sweep, as printed and
-    scaled by the mean trials of the sizes left over what the estimate took them to be (the mean of
-    the last RECENT_SIZES sizes done, as src/run/time_left.cpp); and the seconds from the last
-    size to the exit. The estimate is of the measurement left, so the sweep ends with its last
-    size; writing the record and closing MPI and CUDA follow (a quarter of a second on a GPU
-    node, which at the ninth tenth of a 9 s sweep had read as 27% by itself)."""
+def sizes_done(lines):
+    """The console's size lines: [(seconds since start, line)] and each size's trials."""
     sizes = [(at, line) for at, line in lines if TRIALS.match(line)]
-    trials = [int(TRIALS.match(line).group(1)) for _, line in sizes]
+    return sizes, [int(TRIALS.match(line).group(1)) for _, line in sizes]
+
+
+def time_left_errors(lines, expected_trials=None):
+    """Worst |predicted - true| / true time left over the tenths 1 to 9 of a sweep: as printed; scaled
+    by the mean trials of the sizes left over what the estimate took them to be (the mean of the
+    sizes done, MIN_TRIALS at least, as src/run/time_left.cpp), which leaves the error of all but
+    the trials noise asks for; and, given `expected_trials` (each size's mean over other launches of
+    the same sweep), scaled by those instead: the error left to an estimate that knew what every size
+    takes on average, but not what this launch's noise would ask of it; and by those times the ratio
+    of this launch's trials so far to theirs, for a launch noisier or quieter than the others. The scaling is of the whole
+    estimate, warm-ups included, so the last two are approximations. The estimate is of the
+    measurement left, so the sweep ends with its last size; writing the record and closing MPI and
+    CUDA follow (a quarter of a second on a GPU node, which at the ninth tenth of a 9 s sweep had
+    read as 27% by itself)."""
+    sizes, trials = sizes_done(lines)
     end = sizes[-1][0]
-    worst, worst_known = 0.0, 0.0
+    worst = [0.0, 0.0, 0.0, 0.0]
     for tenth in range(1, 10):
         moment = end * tenth / 10
         done = sum(1 for at, _ in sizes if at <= moment)
@@ -90,11 +103,21 @@ def time_left_errors(seconds, lines):
             continue
         predicted = float(found.group(1)) * UNITS[found.group(2)]
         true_left = end - at
-        worst = max(worst, abs(predicted - true_left) / true_left)
-        foretold = max(MIN_TRIALS, statistics.mean(trials[max(0, done - RECENT_SIZES):done]))
-        scale = statistics.mean(trials[done:]) / foretold
-        worst_known = max(worst_known, abs(predicted * scale - true_left) / true_left)
-    return worst, worst_known, seconds - end
+        foretold = max(MIN_TRIALS, statistics.mean(trials[:done]))
+        left_known = [statistics.mean(trials[done:])]
+        if expected_trials:
+            expected_left = statistics.mean(expected_trials[done:])
+            this_launch = statistics.mean(trials[:done]) / statistics.mean(expected_trials[:done])
+            left_known += [expected_left, expected_left * this_launch]
+        for i, scale in enumerate([foretold] + left_known):
+            worst[i] = max(worst[i], abs(predicted * scale / foretold - true_left) / true_left)
+    return worst if expected_trials else worst[:2]
+
+
+def expected_trials_but(launches, skipped):
+    """Each size's trials, averaged over the launches of one sweep but the skipped one."""
+    others = [sizes_done(lines)[1] for i, (_, lines) in enumerate(launches) if i != skipped]
+    return [statistics.mean(column) for column in zip(*others)]
 
 
 def last_curve(record):
@@ -167,6 +190,8 @@ def main():
     parser.add_argument("--osu-bibw", help="osu_bibw binary, built against the same MPI")
     parser.add_argument("--rounds", type=int, default=5, help="launches of each plateau measurement, alternating "
                         "(0: no plateau, where h5py is missing)")
+    parser.add_argument("--launches", type=int, default=3, help="launches of each sweep: its time is their median, "
+                        "and each launch's time left is judged, also against the trials of the others")
     parser.add_argument("--quickstart", action="store_true", help="time scripts/quickstart.sh in a fresh clone")
     parser.add_argument("--tests", action="store_true", help="time .ci/run in a fresh clone")
     parser.add_argument("--logs", help="a folder to keep each sweep's record and console, its lines stamped")
@@ -179,29 +204,50 @@ def main():
         yardstick = None
         for name, launcher, args in sweeps:
             kept = os.path.join(options.logs, name.replace(" ", "-")) if options.logs else None
-            seconds, lines = run_npgpu(npgpu, launcher, args, kept + ".h5" if kept else record)
-            if kept:
-                with open(kept + ".log", "w") as log:
-                    log.writelines(f"{at:.4f} {line}\n" for at, line in lines)
-            errors[name] = time_left_errors(seconds, lines)
-            before = run_npgpu(options.before, launcher, args, os.path.join(work, "before.h5"))[0] if options.before else None
-            print(f"{name}: {seconds:.1f} s" + (f", before {before:.1f} s" if before else "") +
-                  f", time-left error {100 * errors[name][0]:.0f}%", file=sys.stderr)
+            launches, befores = [], []
+            for launch in range(options.launches):
+                path = f"{kept}-{launch + 1}" if kept else None
+                seconds, lines = run_npgpu(npgpu, launcher, args, path + ".h5" if path else record)
+                launches.append((seconds, lines))
+                if path:
+                    with open(path + ".log", "w") as log:
+                        log.writelines(f"{at:.4f} {line}\n" for at, line in lines)
+                if options.before:
+                    befores.append(run_npgpu(options.before, launcher, args, os.path.join(work, "before.h5"))[0])
+                print(f"{name}, launch {launch + 1}: {seconds:.1f} s" + (f", before {befores[-1]:.1f} s" if befores else "") +
+                      f", time-left error {100 * time_left_errors(lines)[0]:.0f}%", file=sys.stderr)
+            seconds = statistics.median(s for s, _ in launches)
+            before = statistics.median(befores) if befores else None
+            each = f"median of {len(launches)}"
             if options.gpu:
-                rows.append((f"default {name} sweep (s)", f"{seconds:.1f}",
+                rows.append((f"default {name} sweep (s, {each})", f"{seconds:.1f}",
                              f"{before:.1f} s before" if before else "(no --before)",
                              seconds / before if before else float("nan"), "<= 1 (no slower)"))
             else:
                 yardstick = yardstick or seconds
-                rows.append((f"default {name} sweep (s)", f"{seconds:.1f}",
+                rows.append((f"default {name} sweep (s, {each})", f"{seconds:.1f}",
                              f"{before:.1f} s before" if before else "(no --before)", seconds / yardstick,
                              "<= 2 x pingpong" if name != "mpi pingpong" else "(the yardstick)"))
+            rows.append(("  its launches (s)", "-".join(f"{s:.1f}" for s in (min(s for s, _ in launches),
+                                                                            max(s for s, _ in launches))),
+                         "fastest-slowest", float("nan"), "(shown)"))
+            errors[name] = [time_left_errors(lines, expected_trials_but(launches, i) if len(launches) > 1 else None)
+                            + [seconds - sizes_done(lines)[0][-1][0]] for i, (seconds, lines) in enumerate(launches)]
         if not options.gpu and options.rounds > 0:
             rows += plateau_rows(npgpu, options, record)
-        for name, (printed, known, tail) in errors.items():
-            rows.append((f"time left, worst tenth: {name}", f"{100 * printed:.0f}%", "true time left", printed, "<= 0.25"))
-            rows.append(("  the same, the trials left known", f"{100 * known:.0f}%", "true time left", known, "(shown)"))
-            rows.append(("  then the record and exit (s)", f"{tail:.2f}", "after the last size", float("nan"), "(shown)"))
+        for name, launches in errors.items():
+            def each_launch(column, label, target):
+                values = [launch[column] for launch in launches]
+                rows.append((label, "/".join(f"{100 * v:.0f}" for v in values) + "%", "true time left", max(values),
+                             target))
+            each_launch(0, f"time left, worst tenth: {name}", "<= 0.25")
+            each_launch(1, "  the same, the trials left known", "(shown)")
+            if len(launches[0]) > 3:
+                each_launch(2, "  the same, each size's mean trials known", "(a bound)")
+                each_launch(3, "    and scaled by this launch's so far", "(a bound)")
+            tails = [launch[-1] for launch in launches]
+            rows.append(("  then the record and exit (s)", f"{statistics.median(tails):.2f}", "after the last size",
+                         float("nan"), "(shown)"))
 
         if options.quickstart:
             clone = fresh_clone(work)
