@@ -13,6 +13,9 @@ struct Summary {
 
 Summary summarize(std::span<const double> samples);
 
+// The median alone; 0 for no samples, as in summarize().
+double median_of(std::span<const double> samples);
+
 // The standard error of the median relative to the median, estimated robustly from the median
 // absolute deviation: 1.2533 * 1.4826 * MAD / sqrt(n) / median. Infinite for fewer than 2 samples.
 // The driver stops adding trials to a size once this is inside --precision.

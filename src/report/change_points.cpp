@@ -5,6 +5,8 @@
 #include <functional>
 #include <limits>
 
+#include "npgpu/statistics.hpp"
+
 namespace npgpu {
 namespace {
 
@@ -13,12 +15,6 @@ constexpr double kNoiseFloor = 1e-3;
 // Rounds of Huber's weights bring a piece's line near the sizes that agree, before the rounds
 // that set the disturbed ones aside.
 constexpr int kHuberRounds = 4, kRounds = 12;
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n == 0 ? 0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 // How far each size strays from the straight line (log time against log size) through its two
 // neighbours, scaled to one size's noise and taken robustly (the MAD), so that a switch or a

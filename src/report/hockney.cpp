@@ -6,6 +6,7 @@
 
 #include "report/break_checks.hpp"
 #include "report/change_points.hpp"
+#include "npgpu/statistics.hpp"
 
 namespace npgpu {
 namespace {
@@ -21,12 +22,6 @@ std::vector<double> relative_weights(std::span<const double> seconds, std::size_
   std::vector<double> weights;
   for (std::size_t i = first; i <= last; ++i) weights.push_back(1 / (seconds[i] * seconds[i]));
   return weights;
-}
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 // Halfway (geometrically) between the last size below the break and the first from it: the time

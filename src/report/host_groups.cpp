@@ -5,16 +5,12 @@
 #include <map>
 #include <numeric>
 
+#include "npgpu/statistics.hpp"
+
 namespace npgpu {
 namespace {
 
 constexpr double kAllButATenth = 0.9;
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n == 0 ? std::nan("") : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 // The rate the fastest links reach: the 90th percentile, so that links inside groups, the
 // fastest class, decide it while they are a tenth of all links or more (up to ten groups).
@@ -91,6 +87,7 @@ std::optional<HostSplit> split_hosts(const MatrixData& matrix, std::size_t size,
   if (static_cast<double>(fast_within) < kAllButATenth * static_cast<double>(within.size()) ||
       static_cast<double>(slow_across) < kAllButATenth * static_cast<double>(across.size()))
     return std::nullopt;
+  if (across.empty()) return std::nullopt;  // no cell between the groups was measured: nothing to compare
   split.within = median_of(within);
   split.across = median_of(across);
 

@@ -12,6 +12,7 @@
 #include "npgpu/pairing.hpp"
 #include "report/report.hpp"
 #include "npgpu/sizes.hpp"
+#include "npgpu/statistics.hpp"
 
 namespace npgpu {
 namespace {
@@ -30,12 +31,6 @@ std::string rate(double bytes_per_second) { return format_throughput(bytes_per_s
 std::string size(double bytes) { return format_bytes(static_cast<std::uint64_t>(bytes)); }
 
 std::string name_of(const RunData& run) { return run.file + ":" + run.group; }
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n == 0 ? 0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 // Calls `each` for every two complete runs alike but in `aspect`, where the first has `first`
 // there and the second `second`. A run that stopped early is no measure of its path.
@@ -167,7 +162,7 @@ Finding concurrent_against_alone(const RunData& together, const RunReport& toget
     for (const CurveReport& a : alone_report.curves)
       if (a.name == t.name && a.summary.peak_throughput > 0) shares.push_back(t.summary.peak_throughput / a.summary.peak_throughput);
   }
-  const double share = median(shares);
+  const double share = median_of(shares);
   return {"concurrent_vs_alone", {name_of(together), name_of(alone)}, share, sharing_text(together, share, sum)};
 }
 
@@ -210,7 +205,7 @@ std::optional<Finding> halves_against_matrix(const RunData& halves, const RunDat
     sum += together;
     shares.push_back(together / alone);
   }
-  const double share = median(shares);
+  const double share = median_of(shares);
   return Finding{"concurrent_vs_alone", {name_of(halves), name_of(all)}, share,
                  sharing_text(halves, share, sum) + " (at " + size(m.bytes[*index]) +
                      "; the fastest all-pairs cells between the same hosts stand in for the pairs alone)"};
@@ -310,7 +305,7 @@ std::vector<std::string> pair_findings(const RunData& run) {
       pairs.push_back(curve.throughput(static_cast<std::size_t>(at - curve.bytes.begin())));
       if (curve.rank == a.slowest_rank[k]) slowest = &curve;
     }
-    const double typical = median(pairs), share = typical > 0 ? a.slowest[k] / typical : 0;
+    const double typical = median_of(pairs), share = typical > 0 ? a.slowest[k] / typical : 0;
     std::string who = "rank " + std::to_string(a.slowest_rank[k]);
     if (slowest != nullptr)
       who += " -> rank " + std::to_string(slowest->peer) + " (" + slowest->host + " -> " + slowest->peer_host + ")";

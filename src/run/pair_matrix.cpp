@@ -3,17 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "npgpu/statistics.hpp"
+
 namespace npgpu {
-namespace {
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-}  // namespace
-
 PairMatrix empty_matrix(int ranks, const std::vector<std::uint64_t>& bytes, const std::vector<Pattern>& patterns) {
   PairMatrix matrix;
   matrix.ranks = ranks;

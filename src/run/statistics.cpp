@@ -39,6 +39,10 @@ Summary summarize(std::span<const double> samples) {
   return s;
 }
 
+double median_of(std::span<const double> samples) {
+  return samples.empty() ? 0 : median_of_sorted(sorted_copy(samples));
+}
+
 double median_relative_error(std::span<const double> samples) {
   if (samples.size() < 2) return std::numeric_limits<double>::infinity();
   const std::vector<double> sorted = sorted_copy(samples);
