@@ -32,6 +32,14 @@ TEST(Summarize, SingleSampleHasNoSpread) {
   EXPECT_DOUBLE_EQ(s.stddev, 0);
 }
 
+TEST(MedianOf, AgreesWithSummarizeAndIsZeroForNone) {
+  const std::vector<double> odd{5, 1, 3}, even{4, 1, 3, 2};
+  EXPECT_EQ(median_of(odd), 3);
+  EXPECT_EQ(median_of(even), 2.5);
+  EXPECT_EQ(median_of(even), summarize(even).median);
+  EXPECT_EQ(median_of(std::vector<double>{}), 0);
+}
+
 TEST(MedianRelativeError, ByHand) {
   // median 3; absolute deviations 0 1 1 2 7, so MAD = 1.
   const std::vector<double> samples{1, 2, 3, 4, 10};
