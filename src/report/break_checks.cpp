@@ -45,6 +45,13 @@ Sides sides_of(const CurveBreak& cut, std::span<const double> bytes, std::span<c
   return sides;
 }
 
+// Both sides' sizes, those before first.
+std::vector<std::size_t> indices_of(const Sides& sides) {
+  std::vector<std::size_t> indices = sides.before;
+  indices.insert(indices.end(), sides.after.begin(), sides.after.end());
+  return indices;
+}
+
 bool valid(const CurveBreak& cut, std::span<const double> bytes, std::span<const double> fastest) {
   return cut.index > 0 && cut.index < bytes.size() && cut.last_after < bytes.size() && fastest.size() == bytes.size();
 }
@@ -54,10 +61,7 @@ bool valid(const CurveBreak& cut, std::span<const double> bytes, std::span<const
 std::vector<std::size_t> recheck_indices(const CurveBreak& cut, std::span<const double> bytes,
                                          std::span<const double> fastest) {
   if (!valid(cut, bytes, fastest)) return {};
-  const Sides sides = sides_of(cut, bytes, fastest);
-  std::vector<std::size_t> indices = sides.before;
-  indices.insert(indices.end(), sides.after.begin(), sides.after.end());
-  return indices;
+  return indices_of(sides_of(cut, bytes, fastest));
 }
 
 std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve) {
@@ -78,7 +82,7 @@ void judge_recheck(CurveBreak& cut, std::span<const double> bytes, std::span<con
   if (!valid(cut, bytes, fastest)) return;
   const Sides sides = sides_of(cut, bytes, fastest);
   std::size_t rounds = kRecheckRounds;
-  for (std::size_t i : recheck_indices(cut, bytes, fastest)) rounds = std::min(rounds, i < rechecked.size() ? rechecked[i].size() : 0);
+  for (std::size_t i : indices_of(sides)) rounds = std::min(rounds, i < rechecked.size() ? rechecked[i].size() : 0);
   if (rounds == 0) return;
   double swept_level = 0;
   for (std::size_t i : sides.before) swept_level += off_the_line(cut, bytes, i, fastest[i]) / static_cast<double>(sides.before.size());
@@ -92,14 +96,14 @@ void judge_recheck(CurveBreak& cut, std::span<const double> bytes, std::span<con
         level += off_the_line(cut, bytes, b, rechecked[b][round]) / static_cast<double>(sides.before.size());
       steps.push_back(off_the_line(cut, bytes, i, rechecked[i][round]) - level);
     }
-    const double step = summarize(steps).median;
+    const double step = median_of(steps);
     if (cut.step_again > 0 && way * step <= way * std::log(cut.step_again)) continue;
     for (double& s : steps) s = std::fabs(s - step);
     cut.index_again = i;
     cut.bytes_again = bytes[i];
     cut.step_swept = std::exp(off_the_line(cut, bytes, i, fastest[i]) - swept_level);
     cut.step_again = std::exp(step);
-    cut.noise_again = 1.4826 * summarize(steps).median;
+    cut.noise_again = 1.4826 * median_of(steps);
   }
 }
 
