@@ -84,10 +84,10 @@ std::optional<HostSplit> split_hosts(const MatrixData& matrix, std::size_t size,
         slow_across += fast ? 0 : 1;
       }
     }
-  if (static_cast<double>(fast_within) < kAllButATenth * static_cast<double>(within.size()) ||
+  // Nothing to say where no cell between the groups was measured.
+  if (across.empty() || static_cast<double>(fast_within) < kAllButATenth * static_cast<double>(within.size()) ||
       static_cast<double>(slow_across) < kAllButATenth * static_cast<double>(across.size()))
     return std::nullopt;
-  if (across.empty()) return std::nullopt;  // no cell between the groups was measured: nothing to compare
   split.within = median_of(within);
   split.across = median_of(across);
 

@@ -6,6 +6,7 @@
 #include "npgpu/statistics.hpp"
 
 namespace npgpu {
+
 PairMatrix empty_matrix(int ranks, const std::vector<std::uint64_t>& bytes, const std::vector<Pattern>& patterns) {
   PairMatrix matrix;
   matrix.ranks = ranks;
