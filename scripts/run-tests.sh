@@ -6,10 +6,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
 . "$root/scripts/mpi-env.sh"
-# Tests that start processes hold the resource lock "mpirun" (tests/CMakeLists.txt): two of them
-# on two cores would measure each other, and two pairs of MPI ranks polling for messages on two
-# cores slowed a trial past its timeout. The unit tests run beside them.
+# Each test that starts processes takes a share of the machine (tests/CMakeLists.txt, out of
+# tests/resources.json's 4): one that measures takes all of it, so that nothing but the unit tests
+# runs beside it; those that mostly wait run beside each other or beside one that keeps the cores
+# busy without measuring.
 jobs=$(nproc)
+shares=(--resource-spec-file "$root/tests/resources.json")
 
 # The sanitized pass (below) runs every unit test, the probes that show a finding fails a run
 # (label sanitize), and the integration tests that together reach the lines of npgpu's code the
@@ -22,7 +24,7 @@ chosen=$(grep -v '^#' "$root/tests/sanitize/tests.txt" | sed 's/  #.*//' | paste
 listed=$(grep -cv '^#' "$root/tests/sanitize/tests.txt")
 
 "$root/scripts/build.sh" "$root/build"
-(cd "$root/build" && ctest --output-on-failure --timeout 600 -j "$jobs" -E "^($chosen)( |\$)")
+(cd "$root/build" && ctest --output-on-failure --timeout 600 -j "$jobs" "${shares[@]}" -E "^($chosen)( |\$)")
 
 # The CPU-only build, which must keep working without CUDA, with AddressSanitizer and
 # UndefinedBehaviorSanitizer (one build proves both; docs/ARCHITECTURE.md, "Sanitizers"): only
@@ -38,5 +40,5 @@ fi
 # here and 190-235 s each under the sanitizers (13 of them: 20 minutes on 2 cores); the reports in
 # tests/sanitize/tests.txt run every line of change_points.cpp that the integration label reaches
 # under the sanitizers, on real curves.
-(cd "$root/build-nocuda" && ctest --output-on-failure --timeout 600 -j "$jobs" -L '^(unit|sanitize)$' -E '^ChangePoints\.' &&
-  ctest --output-on-failure --timeout 600 -j "$jobs" -R "^($chosen)( |\$)")
+(cd "$root/build-nocuda" && ctest --output-on-failure --timeout 600 -j "$jobs" "${shares[@]}" -L '^(unit|sanitize)$' -E '^ChangePoints\.' &&
+  ctest --output-on-failure --timeout 600 -j "$jobs" "${shares[@]}" -R "^($chosen)( |\$)")
