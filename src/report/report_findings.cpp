@@ -107,11 +107,17 @@ std::string shared_by(const RunData& run) {
   }
   if (gpus.size() == 1 && !gpus.begin()->empty())
     return "GPU " + fact(run.curves.front().rank, "gpu") + " (" + *gpus.begin() + ") and its one PCIe link: every rank copies to it";
-  if (const std::string bridge = common_bridge(paths); !bridge.empty())
-    return std::string(bridge.rfind("pci", 0) == 0 ? "the PCIe root complex " : "the PCIe bridge ") + bridge +
-           " above all of them (a switch or root port: its upstream link)";
+  const std::string bridge = common_bridge(paths);
+  // A root complex ("pci0000:17") has no link above it: GPUs on root ports of their own (or, in a
+  // virtual machine, on its one root bus) share no PCIe link, only the host's side.
+  const bool root_complex = bridge.rfind("pci", 0) == 0;
+  if (!bridge.empty() && !root_complex)
+    return "the PCIe bridge " + bridge + " above all of them (a switch or root port: its upstream link)";
+  const std::string no_link = root_complex ? "; no PCIe link is common to them" : "";
   if (nodes.size() == 1 && !nodes.begin()->empty())
-    return "NUMA node " + *nodes.begin() + " (the host memory and PCIe root complex their GPUs hang off)";
+    return "NUMA node " + *nodes.begin() + " (the host memory and PCIe root complex" + (root_complex ? " " + bridge : "") +
+           " their GPUs hang off" + no_link + ")";
+  if (root_complex) return "the PCIe root complex " + bridge + " (the host's side" + no_link + ")";
   return {};
 }
 

@@ -122,6 +122,25 @@ TEST(Report, ConcurrentAgainstAloneNamesWhatAllThePathsShare) {
                                             {"1", "0000:2a:00.0", "0", "pci0000:27 > 0000:27:01.0"}},
                                            30.4e9);
   EXPECT_NE(numa.text.find("share NUMA node 0"), std::string::npos) << numa.text;
+  // 4 x H100 in a virtual machine: each GPU on its one root bus, one NUMA node. A root complex has
+  // no link above it, so the cap is on the host's side, not a shared PCIe link.
+  const Finding& one_root = concurrent_finding({{"0", "0000:00:06.0", "0", "pci0000:00"},
+                                                {"1", "0000:00:07.0", "0", "pci0000:00"},
+                                                {"2", "0000:00:08.0", "0", "pci0000:00"},
+                                                {"3", "0000:00:09.0", "0", "pci0000:00"}},
+                                               41.3e9);
+  EXPECT_NE(one_root.text.find("the 4 GPUs share NUMA node 0 (the host memory and PCIe root complex pci0000:00 their GPUs "
+                               "hang off; no PCIe link is common to them)"),
+            std::string::npos)
+      << one_root.text;
+  EXPECT_EQ(one_root.text.find("upstream link"), std::string::npos) << one_root.text;
+  // The same root ports with no NUMA node known: the root complex, still no link.
+  const Finding& root_only = concurrent_finding({{"0", "0000:18:00.0", "-1", "pci0000:15 > 0000:15:01.0"},
+                                                 {"1", "0000:19:00.0", "-1", "pci0000:15 > 0000:15:02.0"}},
+                                                30.4e9);
+  EXPECT_NE(root_only.text.find("share the PCIe root complex pci0000:15 (the host's side; no PCIe link is common to them)"),
+            std::string::npos)
+      << root_only.text;
   // Together as fast as alone: nothing to blame.
   const Finding& even = concurrent_finding({{"0", "0000:18:00.0", "0", ""}, {"1", "0000:2a:00.0", "1", ""}}, 55.2e9);
   EXPECT_NE(even.text.find("concurrent host->GPU traffic scales: 2 GPUs together move"), std::string::npos) << even.text;
