@@ -5,8 +5,20 @@
 // cause) adds its field here, and every module says what it means on its path.
 #include <map>
 #include <string>
+#include <vector>
 
 namespace npgpu {
+
+// A size at which the path is set to change how it moves a message, as the run recorded its
+// settings (an MPI's eager limit, read from the MPI itself): the report checks the curve there
+// whether or not a break shows, and names it as what a break beside it probably is.
+struct SetSwitch {
+  enum class Reach { any, one_host, between_hosts };  // the curves it applies to
+  double bytes = 0;
+  std::string setting;  // "btl_vader_eager_limit = 16384"
+  std::string change;   // a clause: "eager sends end: ..."
+  Reach reach = Reach::any;
+};
 
 // The first three are clauses ("on this path that can mean: ..."), the last a noun phrase ("on this
 // path the cause can be ...").
@@ -15,6 +27,7 @@ struct PathWords {
   std::string drop;       // it falls below that: a faster way takes over from this size
   std::string slope;      // it grows at another rate from this size: the bandwidth changes
   std::string shortfall;  // what holds the peak well under the theoretical peak of the link crossed
+  std::vector<SetSwitch> set_switches = {};  // none where the path's settings name no size
 };
 
 // A run's placement facts as its record keeps them for rank 0: direction, host_memory, messages,

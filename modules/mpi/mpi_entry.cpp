@@ -1,5 +1,6 @@
 // mpi's catalog entry, and what a break or a shortfall means on its path.
 #include "mpi/mpi_options.hpp"
+#include "mpi/mpi_settings.hpp"
 #include "npgpu/catalog.hpp"
 #include "npgpu/sizes.hpp"
 
@@ -46,8 +47,11 @@ PathWords staged_words() {
 }
 
 PathWords mpi_words(const PlacementFacts& facts) {
-  if (fact_of(facts, "messages") != "GPU memory") return host_words();
-  return fact_of(facts, "gpu_path").rfind("staged", 0) == 0 ? staged_words() : direct_words();
+  if (fact_of(facts, "messages") == "GPU memory")
+    return fact_of(facts, "gpu_path").rfind("staged", 0) == 0 ? staged_words() : direct_words();
+  PathWords words = host_words();
+  words.set_switches = mpi_set_switches(fact_of(facts, "mpi_size_settings"));
+  return words;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "mpi/device_buffers.hpp"
 #include "mpi/gpu_path.hpp"
 #include "mpi/mpi_places.hpp"
+#include "mpi/mpi_settings.hpp"
 #include "mpi/mpi_transport.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/gpu_binding.hpp"
@@ -36,6 +37,7 @@ class MpiModule final : public PatternModule<PairPatterns> {
     comm_ = PairComm(setup.team);
     pattern_ = options.pattern;
     places_ = MpiPlaces(comm_.get());
+    size_settings_ = mpi_size_settings();
     const PairSide side = side_of(setup.pairing, comm_.rank());
     if (side == PairSide::both && first_on_device != second_on_device)
       throw UsageError("--buffers " + own.buffers + ": with --pairs all every rank both starts and answers "
@@ -82,6 +84,7 @@ class MpiModule final : public PatternModule<PairPatterns> {
         {"gpu_path", path_.why}};
     if (path_.path != GpuPath::host) facts.emplace_back("mpi_cuda_aware", describe(mpi_cuda_awareness()));
     if (!staging_.empty()) facts.emplace_back("staging", staging_);
+    if (!size_settings_.empty()) facts.emplace_back("mpi_size_settings", size_settings_);
     facts.insert(facts.end(), gpu_facts_.begin(), gpu_facts_.end());
     return facts;
   }
@@ -92,7 +95,7 @@ class MpiModule final : public PatternModule<PairPatterns> {
   Pattern pattern_ = Pattern::pingpong;
   MpiPlaces places_;
   GpuPathChoice path_;
-  std::string staging_;
+  std::string staging_, size_settings_;
   std::unique_ptr<MessageMemory> memory_;
   std::vector<std::pair<std::string, std::string>> gpu_facts_;
   std::unique_ptr<Transport> transport_;

@@ -64,13 +64,18 @@ std::vector<std::size_t> recheck_indices(const CurveBreak& cut, std::span<const 
   return indices_of(sides_of(cut, bytes, fastest));
 }
 
-std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve) {
-  std::vector<double> fastest;  // as analyse_hockney has them: a size without trials is its one time
+std::vector<double> fastest_trials(const CurveData& curve) {
+  std::vector<double> fastest;
   for (std::size_t i = 0; i < curve.seconds.size(); ++i) {
     const bool trials = i < curve.trial_seconds.size() && !curve.trial_seconds[i].empty();
     fastest.push_back(trials ? *std::min_element(curve.trial_seconds[i].begin(), curve.trial_seconds[i].end())
                              : curve.seconds[i]);
   }
+  return fastest;
+}
+
+std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve) {
+  const std::vector<double> fastest = fastest_trials(curve);
   std::set<std::size_t> sizes;
   for (const CurveBreak& cut : analyse_hockney(curve.bytes_per_transfer, curve.seconds, curve.trial_seconds).breaks)
     for (std::size_t index : recheck_indices(cut, curve.bytes_per_transfer, fastest)) sizes.insert(index);

@@ -41,6 +41,9 @@ inline constexpr double kTriplet = 1.1, kRecheckReach = 4;
 std::vector<std::size_t> recheck_indices(const CurveBreak& cut, std::span<const double> bytes,
                                          std::span<const double> fastest);
 
+// Each size's fastest trial, as analyse_hockney has them (a size without trials: its one time).
+std::vector<double> fastest_trials(const CurveData& curve);
+
 // The sizes of a curve to measure again after its sweep: those of recheck_indices for every break
 // its sweep's trials show, ascending.
 std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve);

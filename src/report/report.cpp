@@ -5,11 +5,15 @@
 #include <utility>
 
 #include "report/break_checks.hpp"
+#include "report/change_points.hpp"
 #include "report/efficiency.hpp"
 #include "npgpu/sizes.hpp"
 
 namespace npgpu {
 namespace {
+
+// A switch whose sizes past it stay within this factor of the line before it changes little.
+constexpr double kAlike = 1.1;
 
 std::string up_to_parenthesis(const std::string& text) { return text.substr(0, text.find(" (")); }
 
@@ -69,6 +73,9 @@ CurveReport curve_report(const CurveData& curve, const std::optional<LinkPeak>& 
       b.bytes = curve.bytes[b.index];
       b.bytes_again = curve.bytes[b.index_again];
     }
+  const bool one_host = !curve.peer_host.empty() && curve.peer_host == curve.host;
+  report.set_switches =
+      check_set_switches(curve.bytes, fastest_trials(curve), report.hockney.breaks, words.set_switches, one_host);
   report.link_peak = curve.link_peak;
   if (report.link_peak.bytes_per_second <= 0 && link) {
     report.link_peak = *link;
@@ -124,18 +131,21 @@ std::string run_label(const RunData& run, const std::string& leave_out) {
   return label;
 }
 
-const std::string& break_meaning(const CurveBreak& b, const PathWords& words) {
+std::string break_meaning(const CurveBreak& b, const CurveReport& curve) {
+  if (const SwitchCheck* set = switch_of(b, curve.set_switches))
+    return "probably the switch this path is set to make at " + format_bytes(static_cast<std::uint64_t>(set->set.bytes)) +
+           " (" + set->set.setting + "): " + set->set.change;
   switch (b.kind) {
-    case BreakKind::jump: return words.jump;
-    case BreakKind::drop: return words.drop;
+    case BreakKind::jump: return curve.words.jump;
+    case BreakKind::drop: return curve.words.drop;
     case BreakKind::slope: break;
   }
-  return words.slope;
+  return curve.words.slope;
 }
 
 // What the time does there, the evidence (the fits of the fastest trials on both sides at that size,
 // and the noise it stands above), and what that can mean on this path.
-std::string describe_break(const CurveBreak& b, const PathWords& words) {
+std::string describe_break(const CurveBreak& b, const CurveReport& curve) {
   char factor[32];
   std::snprintf(factor, sizeof factor, "x%.2f", b.jump);
   std::string what;
@@ -149,7 +159,21 @@ std::string describe_break(const CurveBreak& b, const PathWords& words) {
   }
   return what + " (fastest trials: " + format_seconds(b.seconds_before) + " by the fit below, " +
          format_seconds(b.seconds_after) + " by the fit from here; the curve's noise " + percent(b.noise) +
-         measured_again(b) + "); on this path that can mean: " + break_meaning(b, words);
+         measured_again(b) + "); on this path that can mean: " + break_meaning(b, curve);
+}
+
+std::string describe_set_switch(const SwitchCheck& check) {
+  std::string said = "the path is set to switch here (" + check.set.setting + "): " + check.set.change;
+  if (check.break_bytes > 0)
+    return said + "; the break told at " + format_bytes(static_cast<std::uint64_t>(check.break_bytes)) +
+           " is probably this switch";
+  if (!(check.step > 0)) return said + "; the curve has too few sizes beside it to show a step";
+  char step[160];
+  std::snprintf(step, sizeof step, "x%.2f off the line through those below it (fastest trials; a break is told from x%.2f)",
+                check.step, kLeastChange);
+  const bool alike = std::fabs(std::log(check.step)) < std::log(kAlike);
+  return said + "; no break told: the sizes past it lie " + step +
+         (alike ? ", so the two ways of moving a message cost about alike here" : "");
 }
 
 std::string describe_withdrawn(const CurveBreak& b) {

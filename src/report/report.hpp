@@ -10,6 +10,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "report/hockney.hpp"
+#include "report/set_switches.hpp"
 #include "npgpu/path_words.hpp"
 #include "run/results.hpp"
 #include "report/host_groups.hpp"
@@ -26,6 +27,7 @@ struct CurveReport {
   bool link_peak_given = false;  // from --link rather than the record
   double peak_fraction = 0;  // summary.peak_throughput / link_peak; 0 when the peak is unknown
   PathWords words;           // what a break or a shortfall can mean on this curve's path
+  std::vector<SwitchCheck> set_switches;  // the curve where its path's settings say it switches
   std::string verdict;       // plain words
 };
 
@@ -72,10 +74,13 @@ struct Report {
 // break or a shortfall means on each run's path (the catalog's path_words).
 Report make_report(const std::vector<RunData>& runs, const std::optional<LinkPeak>& link, PathWordsOf words);
 
-// What a break of this kind can mean on a path with these words.
-const std::string& break_meaning(const CurveBreak& b, const PathWords& words);
+// What a break of the curve can mean on its path: the switch its settings put beside it, or else
+// what a break of that kind can mean there.
+std::string break_meaning(const CurveBreak& b, const CurveReport& curve);
 // The break in words: what the time does there, the evidence, and what that can mean.
-std::string describe_break(const CurveBreak& b, const PathWords& words);
+std::string describe_break(const CurveBreak& b, const CurveReport& curve);
+// What the curve does where its path's settings say it switches, in words.
+std::string describe_set_switch(const SwitchCheck& check);
 // A break the sweep's pieces show that did not show again when measured again, in words.
 std::string describe_withdrawn(const CurveBreak& b);
 

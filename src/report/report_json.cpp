@@ -71,10 +71,19 @@ json curve_json(const CurveReport& c) {
   }
   for (const CurveBreak& b : c.hockney.breaks) {
     json cut = break_json(b);
-    cut["meaning"] = break_meaning(b, c.words);
+    cut["meaning"] = break_meaning(b, c);
+    const SwitchCheck* set = switch_of(b, c.set_switches);
+    cut["set_switch"] = set != nullptr ? json(set->set.setting) : json();
     curve["breaks"].push_back(std::move(cut));
   }
   for (const CurveBreak& b : c.hockney.withdrawn) curve["withdrawn_breaks"].push_back(break_json(b));
+  curve["set_switches"] = json::array();
+  for (const SwitchCheck& set : c.set_switches)
+    curve["set_switches"].push_back({{"bytes", set.set.bytes},
+                                     {"setting", set.set.setting},
+                                     {"change", set.set.change},
+                                     {"step", set.step > 0 ? number(set.step) : json()},
+                                     {"break_bytes", set.break_bytes > 0 ? json(set.break_bytes) : json()}});
   if (c.link_peak.bytes_per_second > 0) {
     curve["link_peak"] = {{"B_per_s", c.link_peak.bytes_per_second},
                           {"how", c.link_peak.how},

@@ -47,7 +47,8 @@ void curve_text(std::string& out, const CurveReport& c) {
   if (c.link_peak.bytes_per_second > 0)
     out += "    theoretical peak " + rate(c.link_peak.bytes_per_second) + " (" + c.link_peak.how +
            (c.link_peak_given ? "; from --link" : "") + ")\n";
-  for (const CurveBreak& b : c.hockney.breaks) out += "    at " + size(b.bytes) + " " + describe_break(b, c.words) + "\n";
+  for (const CurveBreak& b : c.hockney.breaks) out += "    at " + size(b.bytes) + " " + describe_break(b, c) + "\n";
+  for (const SwitchCheck& set : c.set_switches) out += "    at " + size(set.set.bytes) + " " + describe_set_switch(set) + "\n";
   for (const CurveBreak& b : c.hockney.withdrawn) out += "    at " + size(b.bytes) + " " + describe_withdrawn(b) + "\n";
   out += "    verdict: " + c.verdict + "\n";
 }

@@ -210,11 +210,12 @@ TEST(Expectations, AnImpossibleBandwidthExitsWith5AfterTheRecordIsWritten) {
   expect_contains(report.out, "Hockney fit");
 }
 
-// The report of a quick mpi run over shared memory with the eager limit set to `limit`: its curve.
-nlohmann::json planted_run(const TempDir& dir, int limit) {
-  const std::string record = dir.file("eager-" + std::to_string(limit) + ".h5");
-  std::vector<std::string> argv =
-      mpirun_npgpu(2, {"pml", "ob1", "btl", "self,vader", "btl_vader_eager_limit", std::to_string(limit)});
+// The report of a quick mpi run over `transport` (vader: shared memory; tcp) with its eager limit
+// set to `limit`: its curve.
+nlohmann::json planted_run(const TempDir& dir, int limit, const std::string& transport = "vader") {
+  const std::string record = dir.file(transport + "-eager-" + std::to_string(limit) + ".h5");
+  std::vector<std::string> argv = mpirun_npgpu(2, {"pml", "ob1", "btl", transport == "tcp" ? "tcp,self" : "self,vader",
+                                                   "btl_" + transport + "_eager_limit", std::to_string(limit)});
   argv.insert(argv.end(), {"--module", "mpi"});
   for (const std::string& option : quick_sweep("16K")) argv.push_back(option);
   argv.insert(argv.end(), {"-o", record});
@@ -243,10 +244,33 @@ TEST(Report, NamesTheEagerLimitPlantedWithAnMcaParameter) {
                                      << "; withdrawn: " << curve["withdrawn_breaks"].dump();
     EXPECT_EQ((*planted)["kind"], "jump") << "a handshake before the data";
     EXPECT_GT((*planted)["jump"].get<double>(), 1.25);
-    EXPECT_NE((*planted)["meaning"].get<std::string>().find("eager to rendezvous"), std::string::npos);
+    // MPI says where it is set to switch, and the report names the break with that setting.
+    const std::string setting = "btl_vader_eager_limit = " + std::to_string(limit);
+    EXPECT_EQ((*planted)["set_switch"], setting) << planted->dump();
+    EXPECT_NE((*planted)["meaning"].get<std::string>().find("eager sends end"), std::string::npos);
+    const nlohmann::json& set = curve["set_switches"];
+    EXPECT_TRUE(std::any_of(set.begin(), set.end(), [&](const nlohmann::json& s) {
+      return s["setting"] == setting && s["break_bytes"] == (*planted)["bytes"];
+    })) << set.dump();
     ASSERT_TRUE((*planted)["measured_again"].is_object()) << "its sizes were measured again: " << planted->dump();
     EXPECT_GT((*planted)["measured_again"]["step_again"].get<double>(), 1.25) << "and the jump repeated";
   }
+}
+
+TEST(Report, ReadsTheTcpEagerLimitFromTheMpiWhereSharedMemoryIsOff) {
+  // Two ranks of one host over TCP: Open MPI's TCP settings apply there, and the report reads them
+  // from the MPI (MPI_T), whatever the curve shows.
+  TempDir dir;
+  const nlohmann::json set = planted_run(dir, 8192, "tcp")["set_switches"];
+  const auto eager = std::find_if(set.begin(), set.end(), [](const nlohmann::json& s) {
+    return s["setting"].get<std::string>().find("btl_tcp_eager_limit = 8192") != std::string::npos;
+  });
+  ASSERT_NE(eager, set.end()) << set.dump();
+  EXPECT_EQ((*eager)["bytes"], 8192);
+  EXPECT_TRUE((*eager)["step"].is_number()) << "the sizes about it were read: " << eager->dump();
+  EXPECT_FALSE(std::any_of(set.begin(), set.end(), [](const nlohmann::json& s) {
+    return s["setting"].get<std::string>().find("vader") != std::string::npos;
+  })) << "no shared-memory transport was opened: " << set.dump();
 }
 
 TEST(Report, AStepTheMachineMadeAlongTheSweepIsWithdrawn) {

@@ -358,7 +358,7 @@ TEST(Report, ABreakSpeaksTheWordsOfItsPath) {
     ASSERT_EQ(c.hockney.breaks.size(), 1u) << run.module;
     EXPECT_EQ(c.hockney.breaks[0].bytes, 65533);
     EXPECT_EQ(c.hockney.breaks[0].kind, BreakKind::jump);
-    const std::string said = describe_break(c.hockney.breaks[0], c.words);
+    const std::string said = describe_break(c.hockney.breaks[0], c);
     EXPECT_NE(said.find(words), std::string::npos) << said;
     if (run.module != "mpi") {
       EXPECT_EQ(said.find("rendezvous"), std::string::npos) << "MPI's words for " << run.module << ": " << said;
@@ -368,6 +368,65 @@ TEST(Report, ABreakSpeaksTheWordsOfItsPath) {
     EXPECT_NE(json["meaning"].get<std::string>().find(words), std::string::npos) << json.dump();
     EXPECT_NEAR(json["fastest_after_s"].get<double>() / json["fastest_before_s"].get<double>(), json["jump"].get<double>(), 1e-9);
   }
+}
+
+// An mpi run as it records the sizes its MPI is set to switch at, on one host (peer "alpha") or
+// between two; its curve steps by `step` at 64 KiB.
+RunData set_run(const std::string& peer_host, double step) {
+  RunData run = run_of("p.h5", "/runs/0001", "mpi", "pingpong");
+  run.facts = {{"messages", "host memory"}, {"gpu_path", "host"},
+               {"mpi_size_settings", "btl_vader_max_inline_send=256 btl_vader_eager_limit=65536 btl_tcp_eager_limit=32768"}};
+  const auto below = test::hockney(2e-6, 10e9);
+  const test::SyntheticCurve c = test::synthetic_curve(
+      test::switching(below, 65533, [&](double n) { return step * below(n); }), {0.003, 0.003, 3}, 11);
+  CurveData curve;
+  curve.name = "rank0";
+  curve.host = "alpha";
+  curve.peer = 1;
+  curve.peer_host = peer_host;
+  curve.bytes = curve.bytes_per_transfer = c.bytes;
+  curve.seconds = c.seconds;
+  curve.trial_seconds = c.trials;
+  run.curves = {curve};
+  return run;
+}
+
+TEST(Report, TheSwitchesAnMpiIsSetToMakeNameItsBreaksAndAreLookedAtWhereNoneShows) {
+  const Report report = make_report({set_run("alpha", 2)}, std::nullopt, path_words);
+  const CurveReport& c = report.runs.at(0).curves.at(0);
+  ASSERT_EQ(c.hockney.breaks.size(), 1u);
+  const std::string said = describe_break(c.hockney.breaks[0], c);
+  EXPECT_NE(said.find("probably the switch this path is set to make at 64 KiB (btl_vader_eager_limit = 65536): eager "
+                      "sends end"), std::string::npos) << said;
+  // On one host the shared-memory settings apply, not TCP's; both inside the curve's sizes.
+  ASSERT_EQ(c.set_switches.size(), 2u);
+  EXPECT_EQ(c.set_switches[0].set.setting, "btl_vader_max_inline_send = 256");
+  EXPECT_EQ(c.set_switches[0].break_bytes, 0) << "no break beside it";
+  EXPECT_NEAR(c.set_switches[0].step, 1, 0.03) << "and the curve does not step there";
+  EXPECT_EQ(c.set_switches[1].break_bytes, 65533);
+  EXPECT_NEAR(c.set_switches[1].step, 2, 0.06);
+  const std::string text = report_text(report);
+  EXPECT_NE(text.find("at 256 B the path is set to switch here (btl_vader_max_inline_send = 256)"), std::string::npos) << text;
+  EXPECT_NE(text.find("cost about alike here"), std::string::npos) << text;
+  const nlohmann::json curve = report_json(report)["runs"][0]["curves"][0];
+  EXPECT_EQ(curve["breaks"][0]["set_switch"], "btl_vader_eager_limit = 65536");
+  EXPECT_EQ(curve["set_switches"][1]["break_bytes"], 65533);
+  EXPECT_TRUE(curve["set_switches"][0]["break_bytes"].is_null());
+
+  // Between hosts TCP's limit applies, two NetPIPE steps from the break: it names no break.
+  const CurveReport across = make_report({set_run("beta", 2)}, std::nullopt, path_words).runs[0].curves[0];
+  ASSERT_EQ(across.set_switches.size(), 1u);
+  EXPECT_EQ(across.set_switches[0].set.setting, "btl_tcp_eager_limit = 32768");
+  ASSERT_EQ(across.hockney.breaks.size(), 1u);
+  EXPECT_NE(describe_break(across.hockney.breaks[0], across).find("eager to rendezvous"), std::string::npos)
+      << "the path's own words";
+
+  // A step too small to be told as a break is still read where the setting says it is.
+  const CurveReport weak = make_report({set_run("alpha", 1.18)}, std::nullopt, path_words).runs[0].curves[0];
+  EXPECT_TRUE(weak.hockney.breaks.empty()) << weak.verdict;
+  ASSERT_EQ(weak.set_switches.size(), 2u);
+  EXPECT_NEAR(weak.set_switches[1].step, 1.18, 0.03);
+  EXPECT_EQ(describe_set_switch(weak.set_switches[1]).find("alike"), std::string::npos);
 }
 
 TEST(Report, AShortfallSpeaksTheWordsOfItsPath) {
@@ -391,6 +450,16 @@ TEST(PathWords, EveryModuleSaysWhatAFeatureOfItsPathCanMean) {
   EXPECT_EQ(jump("tcp", {{"tcp_nodelay", "on"}}).find("Nagle"), std::string::npos);
   EXPECT_NE(jump("cuMemcpy", {{"direction", "d2d"}, {"copy", "SM copy kernel: ..."}}).find("launch"), std::string::npos);
   EXPECT_NE(jump("warp", {}).find("does not know the module 'warp'"), std::string::npos);
+  // Open MPI's TCP limits apply on one host too where no shared-memory transport was opened.
+  const std::vector<SetSwitch> tcp =
+      path_words("mpi", {{"mpi_size_settings", "btl_tcp_eager_limit=4096 btl_tcp_rndv_eager_limit=4096"}}).set_switches;
+  ASSERT_EQ(tcp.size(), 2u) << "one switch a reach: the two settings of one size are one";
+  EXPECT_EQ(tcp[0].setting, "btl_tcp_eager_limit = 4096, btl_tcp_rndv_eager_limit = 4096");
+  EXPECT_NE(tcp[0].reach, tcp[1].reach);
+  EXPECT_TRUE(path_words("mpi", {{"messages", "GPU memory"}, {"gpu_path", "direct (auto: ...)"},
+                                 {"mpi_size_settings", "btl_tcp_eager_limit=4096"}})
+                  .set_switches.empty())
+      << "a CUDA-aware MPI's GPU path has switches of its own";
 }
 
 TEST(Export, NpOutColumnsAreBytesNetpipeMbpsAndSeconds) {
