@@ -5,9 +5,11 @@
    `--mca btl self,vader`) and of TCP (btl_tcp_eager_limit, `--mca btl tcp,self`), set to each of
    --limits; mpi pingpong, --upper 256K, default trial time, --launches launches each. A launch
    finds the switch when its report names a break within one NetPIPE step (a factor 1.5) of the
-   limit. A break that does not move with the limit is real when every launch of that transport and
-   limit has one within a factor 1.5 of it, and the table says what it probably is (the transport's
-   other size parameters from ompi_info); any other break is false. Open MPI 4.1 takes any of these
+   limit; it names the switch when it does, or when the report's set switches (Open MPI's size
+   settings, which npgpu reads from the MPI through MPI_T) hold the planted limit, with the step the
+   curve shows there. A break that does not move with the limit is real when every launch of that
+   transport and limit has one within a factor 1.5 of it, or when the report says which of the
+   MPI's size settings it probably is (explained); any other break is false. Open MPI 4.1 takes any of these
    limits; vader's has a ceiling that ompi_info does not print: with its defaults (a 4 MiB
    btl_vader_segment_size holding btl_vader_free_list_num = 8 eager fragments) 489472 B still
    runs and 489856 B makes vader decline, so MPI_Init fails with "unable to reach each other".
@@ -30,7 +32,6 @@ import argparse
 import collections
 import json
 import os
-import re
 import resource
 import subprocess
 import sys
@@ -40,13 +41,6 @@ from core import ENV, ROOT
 
 STEP = 1.5  # one NetPIPE step: n, 1.5 n, 2 n, ...
 TRANSPORTS = {"vader": ("--mca", "btl", "self,vader"), "tcp": ("--mca", "btl", "tcp,self")}
-# Size parameters of each transport (and of ob1 above them) that a break which does not move with
-# the eager limit may stand at: ompi_info gives their values.
-KNOWN_PARAMETERS = {
-    "vader": ("btl_vader_max_inline_send", "btl_vader_fbox_size", "btl_vader_max_send_size", "btl_vader_rndv_eager_limit"),
-    "tcp": ("btl_tcp_endpoint_cache", "btl_tcp_rndv_eager_limit", "btl_tcp_max_send_size",
-            "btl_tcp_min_rdma_pipeline_size"),
-}
 
 
 def parse_size(text):
@@ -83,8 +77,10 @@ def wait_for_quiet(limit, bound):
 
 
 # A launch's breaks: told, and withdrawn (the sweep's pieces showed them, measured again in turn
-# they did not repeat); what the sweep alone would have told is both.
-Launch = collections.namedtuple("Launch", "told withdrawn load")
+# they did not repeat); what the sweep alone would have told is both. A break is (bytes, kind, jump,
+# the size setting the report says it probably is, or ""). `settings`: the report's set switches,
+# {setting: step the curve shows there (0: none read)}.
+Launch = collections.namedtuple("Launch", "told withdrawn settings load")
 
 
 def swept(launch):
@@ -124,9 +120,9 @@ class Bench:
                                            text=True).stdout)
         curve = report["runs"][0]["curves"][0]
         with open(load_file) as load:
-            return Launch([(int(b["bytes"]), b["kind"], b["jump"]) for b in curve["breaks"]],
-                          [(int(b["bytes"]), b["kind"], b["jump"]) for b in curve.get("withdrawn_breaks", [])],
-                          load.read())
+            return Launch([(int(b["bytes"]), b["kind"], b["jump"], b.get("set_switch") or "") for b in curve["breaks"]],
+                          [(int(b["bytes"]), b["kind"], b["jump"], "") for b in curve.get("withdrawn_breaks", [])],
+                          {s["setting"]: s["step"] or 0 for s in curve.get("set_switches", [])}, load.read())
 
     def measure(self, name, record, argv):
         """One launch: the busy share before it and the share other work took during it."""
@@ -168,18 +164,6 @@ class Bench:
                            [script, "run", "2", str(self.options.rate), "--", "bash", "-c", inner])
 
 
-def ompi_parameters(transport):
-    """The values of the transport's size parameters, from ompi_info."""
-    text = subprocess.run(["ompi_info", "--param", "btl", transport, "--level", "9"], env=ENV, check=True,
-                          capture_output=True, text=True).stdout
-    values = {}
-    for name in KNOWN_PARAMETERS[transport]:
-        found = re.search(rf'"{name}" \(current value: "(\d+)"', text)
-        if found:
-            values[name] = int(found.group(1))
-    return values
-
-
 def path_features():
     """Sizes that explain a feature of a path with no switch: cache sizes, the loopback MTU, the
     socket buffers' defaults."""
@@ -211,22 +195,41 @@ def what_it_is(size, known):
 
 def judge(launches, planted):
     """Per group of launches: found (planted within a step), the real breaks (one near them in every
-    launch) and the false ones (the rest)."""
+    launch), those the report says a size setting of the MPI probably is (explained), and the false
+    ones (the rest)."""
     others = [[b for b in breaks if not (planted and near(b[0], planted))] for breaks in launches]
     real = []  # one size for each feature: the smallest of those within a step of each other
     for size in sorted({b[0] for o in others for b in o if all(any(near(b[0], c[0]) for c in other) for other in others)}):
         if not real or not near(size, real[-1]):
             real.append(size)
-    false = [b for o in others for b in o if not any(near(b[0], r) for r in real)]
+    unreal = [b for o in others for b in o if not any(near(b[0], r) for r in real)]
+    explained = [b for b in unreal if b[3]]
+    false = [b for b in unreal if not b[3]]
     found = sum(any(near(b[0], planted) for b in breaks) for breaks in launches) if planted else 0
-    return found, real, false
+    return found, real, explained, false
+
+
+def planted_setting(launch, transport, limit):
+    """The report's set switch that holds the planted limit, or None."""
+    name = f"btl_{transport}_eager_limit = {limit}"
+    return next((setting for setting in launch.settings if name in setting.split(", ")), None)
+
+
+def named(launch, transport, limit):
+    """The planted switch named: by a break within a step, or by the MPI's setting; with the step the
+    curve shows at the setting."""
+    setting = planted_setting(launch, transport, limit)
+    by_break = any(near(b[0], limit) for b in launch.told)
+    step = f"x{launch.settings[setting]:.2f}" if setting and launch.settings[setting] else "-"
+    return by_break, setting is not None, step
 
 
 def describe(launch, planted):
-    """Its breaks: 16384*(j x2.10) the planted one, (w ...) withdrawn."""
-    return " ".join(f"{size}{'*' if planted and near(size, planted) else ''}"
-                    f"({'w ' if (size, kind, jump) in launch.withdrawn else ''}{kind[0]} x{jump:.2f})"
-                    for size, kind, jump in swept(launch)) or "none"
+    """Its breaks: 16384*(j x2.10) the planted one, (w ...) withdrawn, 259s(...) one the report
+    explains by a size setting."""
+    return " ".join(f"{size}{'*' if planted and near(size, planted) else ''}{'s' if setting else ''}"
+                    f"({'w ' if (size, kind, jump, setting) in launch.withdrawn else ''}{kind[0]} x{jump:.2f})"
+                    for size, kind, jump, setting in swept(launch)) or "none"
 
 
 def main():
@@ -249,18 +252,23 @@ def main():
     planted_rows, no_switch_rows, notes = [], [], []
     totals = collections.Counter()
     for transport in [t for t in options.transports.split(",") if t]:
-        known = ompi_parameters(transport)
         for limit in [parse_size(text) for text in options.limits.split(",")]:
             runs = [bench.mpi(transport, limit, number) for number in range(options.launches)]
-            found, real, false = judge([r.told for r in runs], limit)
-            swept_found, _, swept_false = judge([swept(r) for r in runs], limit)
-            totals.update(planted=len(runs), found=found, false=len(false), launches=len(runs),
-                          swept_found=swept_found, swept_false=len(swept_false))
-            planted_rows.append((transport, limit, len(runs), f"{swept_found} / {found}",
-                                 f"{len(runs) - found}", f"{len(swept_false)} / {len(false)}",
-                                 " | ".join(describe(r, limit) for r in runs), " ".join(r.load for r in runs)))
-            notes += [f"{transport} eager limit {limit}: {size} B in every launch, probably {what_it_is(size, known)}"
-                      for size in real]
+            found, real, explained, false = judge([r.told for r in runs], limit)
+            swept_found, _, _, swept_false = judge([swept(r) for r in runs], limit)
+            names = [named(r, transport, limit) for r in runs]
+            named_count = sum(by_break or by_setting for by_break, by_setting, _ in names)
+            totals.update(planted=len(runs), found=found, named=named_count, false=len(false), explained=len(explained),
+                          launches=len(runs), swept_found=swept_found, swept_false=len(swept_false),
+                          by_setting=sum(by_setting for _, by_setting, _ in names))
+            planted_rows.append((transport, limit, len(runs), f"{swept_found} / {found}", f"{named_count}",
+                                 " ".join(step for _, _, step in names), f"{len(swept_false)} / {len(false)}",
+                                 f"{len(explained)}", " | ".join(describe(r, limit) for r in runs),
+                                 " ".join(r.load for r in runs)))
+            for size in real:
+                settings = {b[3] for r in runs for b in r.told if near(b[0], size) and b[3]}
+                notes.append(f"{transport} eager limit {limit}: {size} B in every launch, "
+                             f"{'the report says: ' + ' or '.join(sorted(settings)) if settings else 'not explained by the report'}")
 
     if options.no_switch:
         script = os.path.join(ROOT, "tests", "multihost", "virtual_cluster.sh")
@@ -272,8 +280,8 @@ def main():
         features = path_features()
         for name, run in kinds:
             runs = [run(number) for number in range(options.launches)]
-            _, real, false = judge([r.told for r in runs], None)
-            _, _, swept_false = judge([swept(r) for r in runs], None)
+            _, real, _, false = judge([r.told for r in runs], None)
+            _, _, _, swept_false = judge([swept(r) for r in runs], None)
             totals.update(no_switch_launches=len(runs), no_switch_false=len(false), no_switch_swept_false=len(swept_false),
                           no_switch_real=sum(len(r.told) for r in runs) - len(false))
             no_switch_rows.append((name, len(runs), f"{len(swept_false)} / {len(false)}",
@@ -282,8 +290,10 @@ def main():
 
     print()
     print("found and false: by the sweep alone / told after measuring each break's sizes again in turn; "
-          "(w ...): withdrawn, it did not repeat")
-    print_rows(("transport", "limit", "launches", "found", "missed", "false",
+          "(w ...): withdrawn, it did not repeat; named: launches whose report names the planted switch, by a break "
+          "or by the MPI's setting, with the step the curve shows there (step at limit); explained: breaks neither "
+          "planted nor in every launch that the report says are another size setting of the MPI (259s: one)")
+    print_rows(("transport", "limit", "launches", "found", "named", "step at limit", "false", "explained",
                 "breaks per launch (* the planted one)", "busy before/others during"), planted_rows)
     if no_switch_rows:
         print()
@@ -291,10 +301,12 @@ def main():
     print()
     for note in notes:
         print(note)
-    print(f"\nplanted: {totals['found']} of {totals['planted']} found ({totals['swept_found']} by the sweep alone), "
-          f"{totals['planted'] - totals['found']} missed; false breaks: {totals['false']} in {totals['launches']} "
+    print(f"\nplanted: {totals['found']} of {totals['planted']} found by a break ({totals['swept_found']} by the sweep "
+          f"alone), {totals['planted'] - totals['found']} missed; named {totals['named']} of {totals['planted']} "
+          f"({totals['by_setting']} by the MPI's setting); false breaks: {totals['false']} in {totals['launches']} "
           f"launches with a planted switch ({totals['false'] / max(1, totals['launches']):.2f} a launch; "
-          f"{totals['swept_false']} by the sweep alone)")
+          f"{totals['swept_false']} by the sweep alone), and {totals['explained']} more that the report explains by "
+          f"another size setting")
     if bench.set_aside:
         print(f"{bench.set_aside} launches set aside and measured again: other work took more than "
               f"{options.quiet:.0%} of the cores during them (records/*.disturbed*.h5)")
