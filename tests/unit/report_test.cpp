@@ -325,18 +325,22 @@ TEST(Report, LinkJudgesCurvesWithoutAPeakAndUnfinishedRunsAreNamed) {
   EXPECT_NE(text.find("from --link"), std::string::npos) << text;
 }
 
-// A run of `module` whose one curve jumps x2 at 64 KiB (trials and all), with these facts.
-RunData jumping_run(const std::string& module, const PlacementFacts& facts) {
-  RunData run = run_of("p.h5", "/runs/0001", module, "stream");
-  run.facts = facts;
-  const test::SyntheticCurve c =
-      test::synthetic_curve(test::switching(test::hockney(2e-6, 10e9), 65533, test::hockney(10e-6, 10e9)), {0.01, 0.01, 3}, 7);
+// Rank 0's curve with the sizes, times and trials of `c`.
+CurveData curve_of(const test::SyntheticCurve& c) {
   CurveData curve;
   curve.name = "rank0";
   curve.bytes = curve.bytes_per_transfer = c.bytes;
   curve.seconds = c.seconds;
   curve.trial_seconds = c.trials;
-  run.curves = {curve};
+  return curve;
+}
+
+// A run of `module` whose one curve jumps x2 at 64 KiB (trials and all), with these facts.
+RunData jumping_run(const std::string& module, const PlacementFacts& facts) {
+  RunData run = run_of("p.h5", "/runs/0001", module, "stream");
+  run.facts = facts;
+  run.curves = {curve_of(test::synthetic_curve(
+      test::switching(test::hockney(2e-6, 10e9), 65533, test::hockney(10e-6, 10e9)), {0.01, 0.01, 3}, 7))};
   return run;
 }
 
@@ -377,16 +381,11 @@ RunData set_run(const std::string& peer_host, double step) {
   run.facts = {{"messages", "host memory"}, {"gpu_path", "host"},
                {"mpi_size_settings", "btl_vader_max_inline_send=256 btl_vader_eager_limit=65536 btl_tcp_eager_limit=32768"}};
   const auto below = test::hockney(2e-6, 10e9);
-  const test::SyntheticCurve c = test::synthetic_curve(
-      test::switching(below, 65533, [&](double n) { return step * below(n); }), {0.003, 0.003, 3}, 11);
-  CurveData curve;
-  curve.name = "rank0";
+  CurveData curve = curve_of(test::synthetic_curve(
+      test::switching(below, 65533, [&](double n) { return step * below(n); }), {0.003, 0.003, 3}, 11));
   curve.host = "alpha";
   curve.peer = 1;
   curve.peer_host = peer_host;
-  curve.bytes = curve.bytes_per_transfer = c.bytes;
-  curve.seconds = c.seconds;
-  curve.trial_seconds = c.trials;
   run.curves = {curve};
   return run;
 }
