@@ -173,7 +173,7 @@ double parting(const CurvePiece& a, const CurvePiece& b, double bytes) {
 // How far two neighbouring pieces part within a factor kNearby of the size between them (a jump
 // there, or lines that diverge close by), in units of the curve's noise or of what either piece
 // misses the sizes its fit keeps by, whichever is larger; 0 when they part by less than
-// kLeastChange. Evidence summed over long pieces is not enough: noise that lasts over many sizes
+// kLeastTold. Evidence summed over long pieces is not enough: noise that lasts over many sizes
 // adds up too, and so does a bend. The sizes a fit sets aside do not count: a short piece past a
 // switch whose first sizes pay a one-off cost misses those by far, which says nothing of the switch.
 double prominence(std::span<const double> bytes, const SizeLevels& levels, const CurvePiece& before,
@@ -182,7 +182,7 @@ double prominence(std::span<const double> bytes, const SizeLevels& levels, const
   double most = 0;
   for (std::size_t i = before.first; i <= after.last; ++i)
     if (bytes[i] * kNearby >= at && bytes[i] <= at * kNearby) most = std::max(most, parting(before, after, bytes[i]));
-  if (most < std::log(kLeastChange)) return 0;
+  if (most < std::log(kLeastTold)) return 0;
   return most / std::max({noise, kept_misfit(bytes, levels, before), kept_misfit(bytes, levels, after)});
 }
 
