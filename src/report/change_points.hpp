@@ -50,8 +50,8 @@ inline constexpr double kPenaltyPerBreak = 4;
 // to 1.5: vader's inline sends to 256 B and fast boxes to 4 KiB, a change of rate at 1.5 KiB) were
 // told in one launch and not the next, on this 2-core machine and on a quiet 16-core one alike, so
 // no bar under them tells them consistently; where an MPI is set to switch, the report names the
-// switch from its settings whatever the curve shows (set_switches.hpp). A switch that halves a
-// message's speed, or a bandwidth that changes 4 times, parts its pieces by x1.5 within a factor 2.
+// switch from its settings whatever the curve shows (set_switches.hpp). A step of half again, a
+// bandwidth that halves or one that grows fourfold parts the pieces by x1.5 within a factor 2.
 // Where the fits step by kLeastChange at the break it jumped or fell, else its rate changed.
 inline constexpr double kNearby = 2, kVisibleScales = 3, kLeastTold = 1.5, kLeastChange = 1.25;
 

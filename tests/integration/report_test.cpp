@@ -45,8 +45,9 @@ TEST(Report, EveryVerdictFromTheCheckedInRecords) {
   expect_contains(t, "staging through pinned host buffers reaches 28% of the direct path's peak");
   expect_contains(t, "the slowest is rank 1 -> rank 4 (a1 -> b1)");
   expect_contains(t, "flagged link: rank 3 (b) -> rank 1 (a): 4.00 GB/s at 1 MiB, 50% of the median of its class");
-  expect_contains(t, "at 64 KiB the time jumps x1.36 above what the smaller sizes predict");
-  expect_contains(t, "eager to rendezvous");
+  expect_contains(t, "at 64 KiB the time jumps x1.77 above what the smaller sizes predict");
+  expect_contains(t, "probably the switch this path is set to make at 64 KiB (btl_tcp_eager_limit = 65536): eager sends end");
+  expect_contains(t, "at 64 KiB the path is set to switch here (btl_tcp_eager_limit = 65536)");
   expect_contains(t, "INCOMPLETE: interrupted by SIGTERM");
   expect_contains(t, "FAILED: rank 1: a wait passed its bound");
   expect_contains(t, "EXPECTATION NOT MET: --expect-bw 64M=20GB/s: rank0 reached");
@@ -76,7 +77,9 @@ TEST(Report, JsonHoldsTheSameForScripts) {
   const auto& pingpong = report["runs"][4];
   EXPECT_EQ(pingpong["run"], "/runs/0001");
   EXPECT_EQ(pingpong["curves"][0]["breaks"][0]["bytes"], 65536);
-  EXPECT_NEAR(pingpong["curves"][0]["breaks"][0]["jump"].get<double>(), 1.36, 0.01) << "19.96 us against 14.6 us";
+  EXPECT_NEAR(pingpong["curves"][0]["breaks"][0]["jump"].get<double>(), 1.78, 0.02) << "25.96 us against 14.6 us";
+  EXPECT_EQ(pingpong["curves"][0]["breaks"][0]["set_switch"], "btl_tcp_eager_limit = 65536");
+  EXPECT_EQ(pingpong["curves"][0]["set_switches"][0]["break_bytes"], 65536);
   EXPECT_EQ(pingpong["curves"][0]["segments"].size(), 2u);
   EXPECT_NEAR(pingpong["curves"][0]["segments"][0]["alpha_s"].get<double>(), 1.5e-6, 0.2e-6);
   EXPECT_EQ(report["runs"][3]["expectations_met"], false);
