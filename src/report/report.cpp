@@ -169,7 +169,8 @@ std::string describe_set_switch(const SwitchCheck& check) {
            " is probably this switch";
   if (!(check.step > 0)) return said + "; the curve has too few sizes beside it to show a step";
   char step[160];
-  std::snprintf(step, sizeof step, "x%.2f off the line through those below it (fastest trials; a break is told where the curve parts by x%.2f)",
+  std::snprintf(step, sizeof step,
+                "x%.2f off the line through those below it (fastest trials; a break is told where the curve parts by x%.2f)",
                 check.step, kLeastTold);
   const bool alike = std::fabs(std::log(check.step)) < std::log(kAlike);
   return said + "; no break told: the sizes past it lie " + step +
