@@ -33,12 +33,13 @@ std::string staging_description(const MpiOptions& options, std::uint64_t max_byt
 
 #ifdef NPGPU_HAVE_CUDA
 
-DeviceBuffers open_device_buffers(const Team& team, const MpiOptions& options, bool cold, std::uint64_t max_bytes) {
+DeviceBuffers open_device_buffers(const Team& team, const std::string& buffers, int device, bool cold,
+                                  std::uint64_t max_bytes) {
   Gpu gpu;
   try {
-    gpu = open_gpu(team, chosen_device(options.device));
+    gpu = open_gpu(team, chosen_device(device));
   } catch (const UsageError& error) {
-    throw UsageError("--buffers " + options.buffers + " puts this rank's messages in GPU memory, but " + error.what());
+    throw UsageError("--buffers " + buffers + " puts this rank's messages in GPU memory, but " + error.what());
   }
   const std::uint64_t pool = rotation_pool_bytes(max_bytes, gpu.l2_bytes, cold);
   return {make_device_message_memory(pool, cold, max_bytes), gpu_facts(gpu)};
@@ -52,8 +53,8 @@ std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, const MpiOptions
 
 #else
 
-DeviceBuffers open_device_buffers(const Team&, const MpiOptions& options, bool, std::uint64_t) {
-  throw UsageError("--buffers " + options.buffers + ": GPU buffers need CUDA, and this build has none");
+DeviceBuffers open_device_buffers(const Team&, const std::string& buffers, int, bool, std::uint64_t) {
+  throw UsageError("--buffers " + buffers + ": GPU buffers need CUDA, and this build has none");
 }
 
 std::unique_ptr<Transport> make_staged_transport(MPI_Comm, const MpiOptions&, std::uint64_t, bool) {

@@ -20,9 +20,11 @@ struct DeviceBuffers {
   std::vector<std::pair<std::string, std::string>> facts;  // the GPU's, for the record
 };
 
-// Opens this rank's GPU (node-local rank or --device) and its send and receive pools, rotated
-// over more than its L2 cache when `cold`.
-DeviceBuffers open_device_buffers(const Team& team, const MpiOptions& options, bool cold, std::uint64_t max_bytes);
+// Opens this rank's GPU (the node-local rank's, or `device` where it is not -1: --device) and its
+// send and receive pools, rotated over more than its L2 cache when `cold`; `buffers` (--buffers)
+// names the option in a refusal. mpi's and mpiRma's.
+DeviceBuffers open_device_buffers(const Team& team, const std::string& buffers, int device, bool cold,
+                                  std::uint64_t max_bytes);
 
 // The chunked staging transport of --staging and --chunk; `on_device`: this rank's messages are
 // GPU memory (a host rank sends the same chunks straight from its memory and needs no GPU).

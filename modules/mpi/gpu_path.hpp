@@ -12,6 +12,13 @@ struct CudaAwareness {
   bool at_run_time = false;
 };
 CudaAwareness mpi_cuda_awareness();
+
+// Whether this build has CUDA: GPU buffers need it whatever MPI says.
+#ifdef NPGPU_HAVE_CUDA
+inline constexpr bool kBuiltWithCuda = true;
+#else
+inline constexpr bool kBuiltWithCuda = false;
+#endif
 bool is_cuda_aware(CudaAwareness awareness);
 std::string describe(CudaAwareness awareness);  // "no: built without CUDA support (...)", ...
 

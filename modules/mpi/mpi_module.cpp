@@ -48,7 +48,8 @@ class MpiModule final : public PatternModule<PairPatterns> {
     if (first_on_device || second_on_device) path_ = choose_gpu_path(own.gpu_path, mpi_cuda_awareness());
 
     if (on_device) {
-      DeviceBuffers device = open_device_buffers(setup.team, own, options.cache == CacheState::cold, setup.max_bytes);
+      DeviceBuffers device =
+          open_device_buffers(setup.team, own.buffers, own.device, options.cache == CacheState::cold, setup.max_bytes);
       memory_ = std::move(device.memory);
       gpu_facts_ = std::move(device.facts);
     } else {

@@ -25,13 +25,7 @@ void MpiOptions::finish() {
   if (!chunk_text.empty()) chunk = parse_size(chunk_text, "--chunk");
 }
 
-void MpiOptions::resolve(RunOptions&) {
-#ifdef NPGPU_HAVE_CUDA
-  resolve_mpi_options(*this, true, mpi_cuda_awareness());
-#else
-  resolve_mpi_options(*this, false, mpi_cuda_awareness());
-#endif
-}
+void MpiOptions::resolve(RunOptions&) { resolve_mpi_options(*this, kBuiltWithCuda, mpi_cuda_awareness()); }
 
 void resolve_mpi_options(const MpiOptions& options, bool built_with_cuda, CudaAwareness awareness) {
   const bool device = side_uses_device(options.buffers, 0) || side_uses_device(options.buffers, 1);

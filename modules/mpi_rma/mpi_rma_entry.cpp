@@ -29,7 +29,7 @@ PathWords rma_words(const PlacementFacts&) {
 
 NPGPU_MODULE(mpi_rma) {
   return {{{"mpiRma", "MPI one-sided MPI_Put or MPI_Get between pairs of ranks (--operation), passive or active target "
-                      "(--sync), host buffers",
+                      "(--sync), host or GPU buffers (--buffers D,D, with a CUDA-aware MPI)",
             Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "", rma_words,
             declare_rma_options},
            make_mpi_rma_module, nullptr}};

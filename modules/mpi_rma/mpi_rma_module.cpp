@@ -1,12 +1,14 @@
 // mpiRma: MPI one-sided communication between pairs of ranks, MPI_Put or MPI_Get (--operation),
 // passive target (MPI_Win_lock_all once, MPI_Win_flush) or active target (MPI_Win_fence) (--sync),
 // in the one-sided patterns shared with the other one-sided modules (pair/one_sided_patterns.hpp
-// says what each repetition is). Host memory only; rma_windows.hpp says which windows and why.
+// says what each repetition is). Host memory, or GPU memory (--buffers D,D) under a CUDA-aware MPI;
+// rma_windows.hpp says which windows and why.
 #include <mpi.h>
 
 #include <climits>
 #include <optional>
 
+#include "mpi/device_buffers.hpp"
 #include "mpi/gpu_path.hpp"
 #include "mpi/mpi_places.hpp"
 #include "mpi_rma/rma_options.hpp"
@@ -32,13 +34,22 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
     comm_ = PairComm(setup.team);
     pattern_ = options.pattern;
     places_ = MpiPlaces(comm_.get());
-    const std::uint64_t pool = pool_bytes(options, setup.max_bytes);
-    windows_.emplace(comm_.get(), one_sided_exposed_bytes(pool), own.one_sided_sync(), setup.pairing);
-    memory_ = make_host_message_memory(pool, options.cache == CacheState::cold, windows_->exposed());
-    patterns_.emplace("mpiRma", own.one_sided_operation(), own.one_sided_sync(), options, *memory_, *windows_);
+    const bool cold = options.cache == CacheState::cold;
+    if (own.buffers == "D,D") {
+      DeviceBuffers device = open_device_buffers(setup.team, own.buffers, own.device, cold, setup.max_bytes);
+      gpu_memory_ = std::move(device.memory);
+      gpu_facts_ = std::move(device.facts);
+      windows_.emplace(comm_.get(), gpu_memory_->pool_bytes(), own.one_sided_sync(), setup.pairing,
+                       gpu_memory_->receive_pool());
+    } else {
+      const std::uint64_t pool = pool_bytes(options, setup.max_bytes);
+      windows_.emplace(comm_.get(), pool, own.one_sided_sync(), setup.pairing);
+      host_memory_ = make_host_message_memory(pool, cold, windows_->exposed());
+      if (own.one_sided_sync() == OneSidedSync::flush) read_partners_memory(setup.pairing, pool);
+    }
+    patterns_.emplace("mpiRma", own.one_sided_operation(), own.one_sided_sync(), options, memory(), *windows_);
     operation_ = own.operation;
     sync_ = own.sync;
-    if (own.one_sided_sync() == OneSidedSync::flush) read_partners_memory(setup.pairing, pool);
   }
 
   TransferShape shape(Pattern pattern, std::uint64_t bytes, std::uint64_t window) const override {
@@ -54,6 +65,7 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
   std::string message_check() const override { return patterns_->message_check(); }
 
   std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
+    if (options_of<RmaOptions>(options.module_options).buffers == "D,D") return max_bytes;  // --check's staging
     return 2 * pool_bytes(options, max_bytes);  // the local pool and the exposed one
   }
 
@@ -67,7 +79,8 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
 
   std::vector<std::pair<std::string, std::string>> placement() const override {
     const bool lock = sync_ == "lock";
-    return {{"messages", "host memory"},
+    std::vector<std::pair<std::string, std::string>> facts{
+            {"messages", gpu_memory_ ? "GPU memory" : "host memory"},
             {"rma_operation", operation_ == "get" ? "get (MPI_Get out of the peer's window)" : "put (MPI_Put into the peer's window)"},
             {"rma_sync", lock ? "lock: MPI_Win_lock_all once (MPI_MODE_NOCHECK), MPI_Win_flush to complete"
                               : "fence: MPI_Win_fence on the window of the pair, by both of its ranks"},
@@ -75,6 +88,8 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
             {"rma_memory_model", windows_->memory_model()},
             {"rma_arrival", patterns_->arrival() + (lock ? "; the refresh is MPI_Win_sync" : "")},
             {"mpi_cuda_aware", describe(mpi_cuda_awareness())}};
+    facts.insert(facts.end(), gpu_facts_.begin(), gpu_facts_.end());
+    return facts;
   }
 
  private:
@@ -86,7 +101,7 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
   void read_partners_memory(const RankPairing& pairing, std::uint64_t pool) {
     MPI_Barrier(comm_.get());
     for (int partner : partners(pairing, comm_.rank())) {
-      windows_->get(memory_->send_slot(pool, 0), pool, partner, 0);
+      windows_->get(host_memory_->send_slot(pool, 0), pool, partner, 0);
       windows_->flush(partner);
     }
   }
@@ -95,12 +110,16 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
     return rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
   }
 
+  MessageMemory& memory() const { return gpu_memory_ ? *gpu_memory_ : *host_memory_; }
+
   // In the order they are built; destroyed the other way round.
   PairComm comm_;
   Pattern pattern_ = Pattern::pingpong;
   MpiPlaces places_;
+  std::unique_ptr<MessageMemory> gpu_memory_;  // D,D: the GPU pools, which the windows expose
   std::optional<RmaWindows> windows_;
-  std::unique_ptr<MessageMemory> memory_;
+  std::unique_ptr<MessageMemory> host_memory_;  // H,H: over the memory MPI allocated for the windows
+  std::vector<std::pair<std::string, std::string>> gpu_facts_;
   std::string operation_, sync_;
 };
 

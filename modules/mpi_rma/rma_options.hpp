@@ -17,14 +17,16 @@ struct RmaOptions : ModuleOptions {
 
   std::string operation = "put";  // put or get
   std::string sync = "lock";      // lock (MPI_Win_lock_all once, MPI_Win_flush) or fence (MPI_Win_fence)
-  std::string buffers = "H,H";    // as mpi's: H(ost) or D(evice) memory on the first rank of a pair, the second
+  std::string buffers = "H,H";    // H,H: host memory on both ranks of a pair; D,D: GPU memory
+  int device = -1;                // GPU index, instead of the node-local rank's
 };
 
 // mpiRma's option group (the catalog's DeclareOptions).
 std::shared_ptr<ModuleOptions> declare_rma_options(CLI::App& group);
 
 // resolve()'s test seam: GPU buffers need MPI_Put and MPI_Get to take GPU pointers, which only a
-// CUDA-aware MPI does; and mpiRma's patterns poll and tag host memory, so even there it has none yet.
-void resolve_rma_buffers(const std::string& buffers, CudaAwareness awareness);
+// CUDA-aware MPI does, and CUDA in this build; both ranks of a pair the same (a pair's exposed pools
+// rotate alike, and GPU memory is seen by notices, host memory by polling). --device only with them.
+void resolve_rma_buffers(const RmaOptions& options, bool built_with_cuda, CudaAwareness awareness);
 
 }  // namespace npgpu

@@ -45,35 +45,30 @@ std::vector<std::pair<int, int>> pairs_of(const RankPairing& pairing, int ranks)
 
 }  // namespace
 
-RmaWindows::RmaWindows(MPI_Comm comm, std::uint64_t exposed_bytes, OneSidedSync sync, const RankPairing& pairing)
-    : sync_(sync), bytes_(exposed_bytes) {
+RmaWindows::RmaWindows(MPI_Comm comm, std::uint64_t pool_bytes, OneSidedSync sync, const RankPairing& pairing,
+                       std::byte* gpu_pool)
+    : sync_(sync), on_device_(gpu_pool != nullptr), comm_(comm) {
   MPI_Comm_size(comm, &ranks_);
-  const auto size = static_cast<MPI_Aint>(exposed_bytes);
-  // A window this MPI cannot make (no one-sided component takes the transport) is refused in one
-  // line on every rank, rather than left to MPI's abort.
+  bytes_ = on_device_ ? pool_bytes : one_sided_exposed_bytes(pool_bytes);
+  const auto size = static_cast<MPI_Aint>(bytes_);
+  // A window this MPI cannot make (no one-sided component takes the transport or the memory) is
+  // refused in one line on every rank, rather than left to MPI's abort.
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   std::string failed;
-  if (sync_ == OneSidedSync::flush) {
+  if (sync_ == OneSidedSync::flush && !on_device_) {
     failed = failure("MPI_Win_allocate", MPI_Win_allocate(size, 1, MPI_INFO_NULL, comm, &exposed_, &all_));
+    notices_ = exposed_ + one_sided_notice_offset(pool_bytes);
+  } else if (sync_ == OneSidedSync::flush) {
+    failed = failure("MPI_Win_create", MPI_Win_create(gpu_pool, size, 1, MPI_INFO_NULL, comm, &all_));
+    const std::string notices = failure("MPI_Win_allocate", MPI_Win_allocate(one_sided_notice_bytes, 1, MPI_INFO_NULL,
+                                                                             comm, &notices_, &notice_win_));
+    if (failed.empty()) failed = notices;
   } else {
-    MPI_Alloc_mem(size, MPI_INFO_NULL, &exposed_);
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
-    // One pair at a time, every rank waiting: Open MPI's osc rdma names a window's shared-memory
-    // segment after its communicator's id, which the two ranks of a pair agree on between them, so
-    // two pairs making windows at once may pick the same name and map each other's segment (the
-    // gets then read from addresses of the other pair: "Read -1, expected 16384, errno = 14").
-    for (const auto& [low, high] : pairs_of(pairing, ranks_)) {
-      if (rank == low || rank == high) {
-        const int partner = rank == low ? high : low;
-        PairWindow pair{partner, partner < rank ? 0 : 1, pair_comm(comm, rank, partner, ranks_), MPI_WIN_NULL};
-        const std::string made =
-            failure("MPI_Win_create", MPI_Win_create(exposed_, size, 1, MPI_INFO_NULL, pair.comm, &pair.win));
-        if (failed.empty()) failed = made;
-        pairs_.push_back(pair);
-      }
-      MPI_Barrier(comm);
+    if (!on_device_) {
+      MPI_Alloc_mem(size, MPI_INFO_NULL, &exposed_);
+      notices_ = exposed_ + one_sided_notice_offset(pool_bytes);
     }
+    failed = make_pair_windows(comm, on_device_ ? gpu_pool : exposed_, size, pairing);
   }
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
   int anywhere = failed.empty() ? 0 : 1;
@@ -82,26 +77,53 @@ RmaWindows::RmaWindows(MPI_Comm comm, std::uint64_t exposed_bytes, OneSidedSync 
     release();
     throw UsageError("module mpiRma: this MPI makes no RMA window over these ranks (" +
                      (failed.empty() ? std::string("on another rank") : failed) +
-                     "): its one-sided components do not take every transport (Open MPI's osc rdma takes no TCP; "
-                     "osc pt2pt does, with --mca osc pt2pt)");
+                     "): its one-sided components do not take every transport or memory (Open MPI's osc rdma takes "
+                     "no TCP and no GPU memory; osc pt2pt does, with --mca osc pt2pt)");
   }
-  if (sync_ == OneSidedSync::flush) MPI_Win_lock_all(MPI_MODE_NOCHECK, all_);
+  if (all_ != MPI_WIN_NULL) MPI_Win_lock_all(MPI_MODE_NOCHECK, all_);
+  if (notice_win_ != MPI_WIN_NULL) MPI_Win_lock_all(MPI_MODE_NOCHECK, notice_win_);
+}
+
+// One pair at a time, every rank waiting: Open MPI's osc rdma names a window's shared-memory
+// segment after its communicator's id, which the two ranks of a pair agree on between them, so two
+// pairs making windows at once may pick the same name and map each other's segment (the gets then
+// read from addresses of the other pair: "Read -1, expected 16384, errno = 14"). The first failure,
+// or "".
+std::string RmaWindows::make_pair_windows(MPI_Comm comm, std::byte* region, MPI_Aint size, const RankPairing& pairing) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string failed;
+  for (const auto& [low, high] : pairs_of(pairing, ranks_)) {
+    if (rank == low || rank == high) {
+      const int partner = rank == low ? high : low;
+      PairWindow pair{partner, partner < rank ? 0 : 1, pair_comm(comm, rank, partner, ranks_), MPI_WIN_NULL};
+      const std::string made =
+          failure("MPI_Win_create", MPI_Win_create(region, size, 1, MPI_INFO_NULL, pair.comm, &pair.win));
+      if (failed.empty()) failed = made;
+      pairs_.push_back(pair);
+    }
+    MPI_Barrier(comm);
+  }
+  return failed;
 }
 
 // Collective like the construction, and in its order.
 RmaWindows::~RmaWindows() {
+  if (notice_win_ != MPI_WIN_NULL) MPI_Win_unlock_all(notice_win_);
   if (all_ != MPI_WIN_NULL) MPI_Win_unlock_all(all_);
   release();
 }
 
 void RmaWindows::release() {
+  if (notice_win_ != MPI_WIN_NULL) MPI_Win_free(&notice_win_);
   if (all_ != MPI_WIN_NULL) MPI_Win_free(&all_);
   for (PairWindow& pair : pairs_) {
     if (pair.win != MPI_WIN_NULL) MPI_Win_free(&pair.win);
     MPI_Comm_free(&pair.comm);
   }
   pairs_.clear();
-  if (sync_ == OneSidedSync::fence) MPI_Free_mem(exposed_);
+  if (sync_ == OneSidedSync::fence && exposed_ != nullptr) MPI_Free_mem(exposed_);
+  exposed_ = nullptr;
 }
 
 const RmaWindows::PairWindow& RmaWindows::pair_with(int peer) const {
@@ -127,16 +149,45 @@ void RmaWindows::get(std::byte* target, std::uint64_t bytes, int peer, std::uint
           from.win);
 }
 
-void RmaWindows::flush(int peer) { MPI_Win_flush(peer, all_); }
+void RmaWindows::flush(int peer) {
+  MPI_Win_flush(peer, all_);
+  if (notice_win_ != MPI_WIN_NULL) MPI_Win_flush(peer, notice_win_);
+}
+
+void RmaWindows::put_notice(const std::byte* notice, int peer) {
+  if (notice_win_ == MPI_WIN_NULL) {
+    put(notice, 1, peer, static_cast<std::uint64_t>(notices_ - exposed_));
+    return;
+  }
+  MPI_Put(notice, 1, MPI_BYTE, peer, 0, 1, MPI_BYTE, notice_win_);
+}
 
 void RmaWindows::fence(int peer) { MPI_Win_fence(0, pair_with(peer).win); }
 
-void RmaWindows::refresh() { MPI_Win_sync(all_); }
+void RmaWindows::refresh() {
+  if (notice_win_ == MPI_WIN_NULL) {
+    MPI_Win_sync(all_);
+    return;
+  }
+  MPI_Win_sync(notice_win_);
+  // Open MPI 4.1's osc pt2pt, the one that takes GPU memory, moves a put's bytes as messages that
+  // the target's MPI must progress, which MPI_Win_sync does not do: a probe does.
+  int any = 0;
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &any, MPI_STATUS_IGNORE);
+}
 
 std::string RmaWindows::description() const {
+  const std::string all = " over all " + std::to_string(ranks_) + " ranks, ";
+  if (on_device_) {
+    const std::string region = std::to_string(bytes_) + " bytes of GPU memory a rank (receive pool)";
+    if (sync_ == OneSidedSync::flush)
+      return "MPI_Win_create over the GPU receive pool" + all + region + "; the notice areas a window of their own "
+             "(MPI_Win_allocate, host memory)";
+    return "MPI_Win_create over the GPU receive pool, one window per partner over a communicator of the two (" +
+           std::to_string(pairs_.size()) + " here), " + region;
+  }
   const std::string region = std::to_string(bytes_) + " bytes a rank (receive pool and notice area)";
-  if (sync_ == OneSidedSync::flush)
-    return "MPI_Win_allocate over all " + std::to_string(ranks_) + " ranks, " + region;
+  if (sync_ == OneSidedSync::flush) return "MPI_Win_allocate" + all + region;
   return "MPI_Win_create over MPI_Alloc_mem memory, one window per partner over a communicator of the two (" +
          std::to_string(pairs_.size()) + " here), " + region;
 }

@@ -9,6 +9,11 @@
 // not all of them (an idle rank never fences), so with fence every pair of partners gets a window
 // of its own over the same region (MPI_Win_create on memory from MPI_Alloc_mem, one communicator of
 // two ranks each), made in setup one pair at a time, in one global order.
+//
+// Messages in GPU memory (a CUDA-aware MPI; Open MPI 4.1 moves them with osc pt2pt, as its osc
+// rdma makes no window over GPU memory) are exposed where they are, with MPI_Win_create over the
+// GPU receive pool, and the notice area, which must be host memory to be polled, is a window of
+// its own over every rank (MPI_Win_allocate, locked once too).
 #include <mpi.h>
 
 #include <cstdint>
@@ -22,18 +27,22 @@ namespace npgpu {
 
 class RmaWindows final : public OneSidedTransport {
  public:
-  // Collective over comm; `pairing` says which ranks exchange in some step. UsageError on every
-  // rank where MPI cannot make a window.
-  RmaWindows(MPI_Comm comm, std::uint64_t exposed_bytes, OneSidedSync sync, const RankPairing& pairing);
+  // Collective over comm; `pairing` says which ranks exchange in some step. Exposes a receive pool
+  // of `pool_bytes` that MPI allocates in host memory (exposed()), or `gpu_pool` where given.
+  // UsageError on every rank where MPI cannot make a window.
+  RmaWindows(MPI_Comm comm, std::uint64_t pool_bytes, OneSidedSync sync, const RankPairing& pairing,
+             std::byte* gpu_pool = nullptr);
   ~RmaWindows() override;
   RmaWindows(const RmaWindows&) = delete;
   RmaWindows& operator=(const RmaWindows&) = delete;
 
-  std::byte* exposed() const { return exposed_; }
+  std::byte* exposed() const { return exposed_; }  // the host receive pool MPI allocated; null for GPU memory
 
   void put(const std::byte* source, std::uint64_t bytes, int peer, std::uint64_t offset) override;
   void get(std::byte* target, std::uint64_t bytes, int peer, std::uint64_t offset) override;
   void flush(int peer) override;
+  std::byte* notices() override { return notices_; }
+  void put_notice(const std::byte* notice, int peer) override;
   void fence(int peer) override;
   // MPI_Win_sync, in every turn of a poll. In the separate memory model it copies what peers put
   // into the public copy of the window over to the private one this rank loads from; in the unified
@@ -60,13 +69,18 @@ class RmaWindows final : public OneSidedTransport {
   };
   const PairWindow& pair_with(int peer) const;
   Target toward(int peer) const;
+  std::string make_pair_windows(MPI_Comm comm, std::byte* region, MPI_Aint size, const RankPairing& pairing);
   void release();  // frees the windows, collective like their creation
 
   OneSidedSync sync_;
+  bool on_device_ = false;
+  MPI_Comm comm_;  // the module's, probed for progress with GPU memory
   int ranks_ = 0;
-  std::uint64_t bytes_ = 0;
-  std::byte* exposed_ = nullptr;
+  std::uint64_t bytes_ = 0;        // exposed by each rank in the message windows
+  std::byte* exposed_ = nullptr;   // host memory MPI allocated for them
+  std::byte* notices_ = nullptr;   // this rank's notice area
   MPI_Win all_ = MPI_WIN_NULL;     // lock: one window over every rank
+  MPI_Win notice_win_ = MPI_WIN_NULL;  // lock with GPU memory: the notice areas, over every rank
   std::vector<PairWindow> pairs_;  // fence: one per partner, in creation order
 };
 

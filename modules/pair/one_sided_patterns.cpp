@@ -7,7 +7,6 @@
 namespace npgpu {
 namespace {
 
-constexpr std::uint64_t kLine = 64;  // the notice byte sits on a cache line of its own
 // A put's bytes may land in any order (memcpy can store a message's first bytes after its last), so
 // a first byte is given this long to follow the last before its tag counts as corrupt.
 constexpr std::chrono::seconds kFirstByteGrace{1};
@@ -29,18 +28,21 @@ void arm(std::byte* message, std::uint64_t bytes, std::uint8_t tag) { stamp(mess
 // The fixed content of the exposed memory for gets: byte `offset` of the pool.
 std::byte exposed_byte(std::uint64_t offset) { return static_cast<std::byte>(((offset + 1) * 0x9E3779B97F4A7C15ull) >> 56); }
 
-std::uint64_t notice_offset(std::uint64_t pool_bytes) { return (pool_bytes + kLine - 1) / kLine * kLine; }
-
 }  // namespace
 
-std::uint64_t one_sided_exposed_bytes(std::uint64_t pool_bytes) { return notice_offset(pool_bytes) + kLine; }
+std::uint64_t one_sided_notice_offset(std::uint64_t pool_bytes) {
+  return (pool_bytes + one_sided_notice_bytes - 1) / one_sided_notice_bytes * one_sided_notice_bytes;
+}
+
+std::uint64_t one_sided_exposed_bytes(std::uint64_t pool_bytes) {
+  return one_sided_notice_offset(pool_bytes) + one_sided_notice_bytes;
+}
 
 OneSidedPatterns::OneSidedPatterns(std::string module, OneSidedOperation operation, OneSidedSync sync,
                                    const RunOptions& options, MessageMemory& memory, OneSidedTransport& transport)
-    : module_(std::move(module)), operation_(operation), sync_(sync), flip_(options.flip), memory_(memory),
-      transport_(transport), damage_(module_) {
-  if (memory.on_device()) throw std::logic_error(module_ + ": the one-sided patterns poll and tag host memory only");
-  if (operation_ == OneSidedOperation::get) restore_exposed(0, memory_.pool_bytes());
+    : module_(std::move(module)), tagged_(!memory.on_device()), operation_(operation), sync_(sync), flip_(options.flip),
+      memory_(memory), transport_(transport), damage_(module_) {
+  if (tagged_ && operation_ == OneSidedOperation::get) restore_exposed(0, memory_.pool_bytes());
 }
 
 void OneSidedPatterns::select_peers(const Peers& peers) {
@@ -50,7 +52,7 @@ void OneSidedPatterns::select_peers(const Peers& peers) {
   counter_ = 0;
   notices_sent_ = notices_seen_ = 0;
   if (sync_ == OneSidedSync::fence) return;
-  *(memory_.receive_pool() + notice_offset(memory_.pool_bytes())) = std::byte{0xFF};
+  *transport_.notices() = std::byte{0xFF};
   transport_.refresh();
 }
 
@@ -87,7 +89,7 @@ void OneSidedPatterns::repeat(Pattern pattern, std::uint64_t n) {
 }
 
 // Before the clock: a fenced trial opens its first epoch; a passive-target put pingpong arms where
-// its first messages will be polled, and the target says when it has.
+// its first messages will be polled (tagged), and the target says when it is ready.
 void OneSidedPatterns::start_trial(Pattern pattern, std::uint64_t n) {
   if (sync_ == OneSidedSync::fence) {
     transport_.fence(peer());
@@ -95,53 +97,60 @@ void OneSidedPatterns::start_trial(Pattern pattern, std::uint64_t n) {
   }
   if (operation_ != OneSidedOperation::put || pattern != Pattern::pingpong) return;
   if (initiator()) {
-    arm(exposed(n, 2 * counter_ + 1), n, tag_of(counter_));
+    if (tagged_) arm(exposed(n, 2 * counter_ + 1), n, tag_of(counter_));
     await_notice();
   } else {
-    arm(exposed(n, 2 * counter_), n, tag_of(counter_));
+    if (tagged_) arm(exposed(n, 2 * counter_), n, tag_of(counter_));
     transport_.refresh();
     notify(peers_.from);
   }
 }
 
-// The ping lands in the slot it left from, the pong in the next one. With flush, each side arms the
-// slot of its next message while it waits for this one (only its own peer writes there, and only
-// once this exchange is over); a slot that the next message shares needs none, as consecutive tags
-// differ.
+// The ping lands in the slot it left from, the pong in the next one. Tagged, with flush, each side
+// arms the slot of its next message while it waits for this one (only its own peer writes there,
+// and only once this exchange is over); a slot that the next message shares needs none, as
+// consecutive tags differ.
 void OneSidedPatterns::put_pingpong(std::uint64_t n) {
   const std::uint8_t tag = tag_of(counter_);
-  const bool flush = sync_ == OneSidedSync::flush;
+  const std::uint64_t ping_slot = 2 * counter_, pong_slot = ping_slot + 1;
   if (initiator()) {
-    std::byte* out = local(n, 2 * counter_);
-    stamp(out, n, tag);
-    transport_.put(out, n, peers_.to, offset(n, 2 * counter_));
-    complete(peers_.to);
-    const Message pong = arrived_at(exposed(n, 2 * counter_ + 1), n);
-    if (flush) {
-      arm_next(pong.data, exposed(n, 2 * counter_ + 3), n);
-      await(pong, tag);
-    } else {
-      complete(peers_.to);  // the epoch of the answer
-    }
+    std::byte* out = local(n, ping_slot);
+    if (tagged_) stamp(out, n, tag);
+    put_and_tell(out, n, peers_.to, ping_slot);
+    const Message pong = arrived_at(exposed(n, pong_slot), n);
+    wait_for(pong, exposed(n, pong_slot + 2), peers_.to);
     arrived(pong);
-    expect_tag(pong, tag);
+    if (tagged_) expect_tag(pong, tag);
     return;
   }
-  const Message ping = arrived_at(exposed(n, 2 * counter_), n);
-  if (flush) {
-    arm_next(ping.data, exposed(n, 2 * counter_ + 2), n);
-    await(ping, tag);
-  } else {
-    complete(peers_.from);
-  }
+  const Message ping = arrived_at(exposed(n, ping_slot), n);
+  wait_for(ping, exposed(n, ping_slot + 2), peers_.from);
   // Checked before the answer: once the answer is out, the next ping may land in this slot. The
   // answer carries the tag whatever the ping's bytes were: a corrupt ping is reported here, and the
   // peer must still see its answer arrive.
   arrived(ping);
-  expect_tag(ping, tag);
-  stamp(ping.data, n, tag);
-  transport_.put(ping.data, n, peers_.from, offset(n, 2 * counter_ + 1));
-  complete(peers_.from);
+  if (tagged_) {
+    expect_tag(ping, tag);
+    stamp(ping.data, n, tag);
+  }
+  put_and_tell(ping.data, n, peers_.from, pong_slot);
+}
+
+// A put completed; untagged with flush, a notice after it tells the peer it is there.
+void OneSidedPatterns::put_and_tell(const std::byte* data, std::uint64_t n, int peer, std::uint64_t slot) {
+  transport_.put(data, n, peer, offset(n, slot));
+  complete(peer);
+  if (!tagged_ && sync_ == OneSidedSync::flush) notify(peer);
+}
+
+// Returns once `in`, put by `peer`, is here: with fence, when the epoch closes; tagged, when its
+// last and first byte show the tag, arming `next` (the slot of the next message) meanwhile;
+// untagged, when the notice after it is.
+void OneSidedPatterns::wait_for(const Message& in, std::byte* next, int peer) {
+  if (sync_ == OneSidedSync::fence) return complete(peer);
+  if (!tagged_) return await_notice();
+  arm_next(in.data, next, in.bytes);
+  await(in, tag_of(counter_));
 }
 
 void OneSidedPatterns::arm_next(const std::byte* current, std::byte* next, std::uint64_t n) {
@@ -157,7 +166,7 @@ void OneSidedPatterns::put_windows(std::uint64_t n, bool sends, bool reads) {
   if (sends)
     for (std::uint64_t i = 0; i < window_; ++i) {
       std::byte* out = local(n, first + i);
-      stamp(out, n, tag_of(counter_));
+      if (tagged_) stamp(out, n, tag_of(counter_));
       transport_.put(out, n, to, offset(n, first + i));
     }
   const Message last = arrived_at(exposed(n, first + window_ - 1), n);
@@ -165,7 +174,7 @@ void OneSidedPatterns::put_windows(std::uint64_t n, bool sends, bool reads) {
     transport_.fence(to);
     if (reads) {
       arrived(last);
-      expect_tag(last, tag_of(counter_));
+      if (tagged_) expect_tag(last, tag_of(counter_));
     }
     transport_.fence(to);
     return;
@@ -177,7 +186,7 @@ void OneSidedPatterns::put_windows(std::uint64_t n, bool sends, bool reads) {
   if (reads) {
     await_notice();
     arrived(last);
-    expect_tag(last, tag_of(counter_));
+    if (tagged_) expect_tag(last, tag_of(counter_));
     notify(to);
   }
   if (sends) await_notice();
@@ -191,15 +200,16 @@ void OneSidedPatterns::get_windows(std::uint64_t n, std::uint64_t count, bool bo
   for (std::uint64_t i = 0; i < count; ++i) {
     std::byte* in = local(n, first + i);
     const std::uint64_t at = offset(n, first + i);
-    // What the get must replace, so that one that moved nothing is caught.
-    in[0] = ~exposed_byte(at);
-    in[n - 1] = ~exposed_byte(at + n - 1);
+    if (tagged_) {  // what the get must replace, so that one that moved nothing is caught
+      in[0] = ~exposed_byte(at);
+      in[n - 1] = ~exposed_byte(at + n - 1);
+    }
     transport_.get(in, n, from, at);
   }
   complete(from);
   const Message last = arrived_at(local(n, first + count - 1), n);
   arrived(last);
-  expect_exposed_content(last, offset(n, first + count - 1));
+  if (tagged_) expect_exposed_content(last, offset(n, first + count - 1));
   if (both_ways && sync_ == OneSidedSync::flush) {
     notify(from);
     await_notice();
@@ -229,7 +239,7 @@ void OneSidedPatterns::await(const Message& in, std::uint8_t tag) {
 // A notice is one byte carrying the sender's count of notices this step.
 void OneSidedPatterns::notify(int peer) {
   notice_[0] = std::byte{tag_of(++notices_sent_)};
-  transport_.put(notice_.data(), notice_.size(), peer, notice_offset(memory_.pool_bytes()));
+  transport_.put_notice(notice_.data(), peer);
   transport_.flush(peer);
 }
 
@@ -238,7 +248,7 @@ void OneSidedPatterns::notify(int peer) {
 // (eighth bit set) never is.
 void OneSidedPatterns::await_notice() {
   const std::uint8_t expected = tag_of(++notices_seen_);
-  const std::byte* notice = memory_.receive_pool() + notice_offset(memory_.pool_bytes());
+  const std::byte* notice = transport_.notices();
   for (;;) {
     transport_.refresh();
     const std::uint8_t count = seen(notice);
@@ -299,7 +309,7 @@ void OneSidedPatterns::get_leg(bool initiator, bool holder, std::uint64_t n, std
   }
   if (!holder) return;
   if (!fence) await_notice();
-  restore_exposed(offset(n, slot), n);
+  if (tagged_) restore_exposed(offset(n, slot), n);
 }
 
 void OneSidedPatterns::verify(std::byte* data, std::uint64_t n, std::uint64_t seed) {
@@ -376,9 +386,11 @@ std::string OneSidedPatterns::repetition(Pattern pattern) const {
   }
   switch (pattern) {
     case Pattern::pingpong:
-      return flush ? "round trips: a put and its flush, seen by the peer polling the message's last and first byte, and "
-                     "the peer's put of it back"
-                   : "round trips: a put and a fence, and the peer's put of the message back and a fence";
+      if (!flush) return "round trips: a put and a fence, and the peer's put of the message back and a fence";
+      return tagged_ ? "round trips: a put and its flush, seen by the peer polling the message's last and first byte, and "
+                       "the peer's put of it back"
+                     : "round trips: a put, its flush and a notice (a one-byte put and its flush) that the peer polls, and "
+                       "the peer's put of the message back, told the same way";
     case Pattern::stream:
       return flush ? "windows of puts closed by a flush and a notice to the target, which reads the last message's tag "
                      "and answers with a notice"
@@ -408,11 +420,15 @@ std::string OneSidedPatterns::arrival() const {
   if (operation_ == OneSidedOperation::get)
     return "a get is complete when its flush returns; the target keeps the transport going until the initiator's notice "
            "ends the trial; " + notices;
+  if (!tagged_)
+    return "messages are in GPU memory, which no loop polls: a message or a window is seen by the notice (in host "
+           "memory) that follows its flush; " + notices;
   return "a pingpong message is seen by polling its last byte, then its first (both carry the tag), refreshing the "
          "transport's view in every turn; a window by the notice that follows its flush; " + notices;
 }
 
 std::string OneSidedPatterns::message_check() const {
+  if (!tagged_) return "none: messages in GPU memory carry no tag (--check reads every byte)";
   if (operation_ == OneSidedOperation::put) return "a tag in the first and last byte of every message";
   return "the first and last byte of every message read, against the fixed content of the memory it was read from";
 }

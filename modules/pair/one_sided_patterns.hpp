@@ -3,8 +3,10 @@
 // active target (fence), and the full data check: the two-sided PairPatterns' measurements written
 // once for the one-sided modules over any OneSidedTransport. Messages live in a MessageMemory whose
 // receive pool is the exposed memory (puts land there, gets read from there); the send pool is
-// local (puts leave from there, gets land there). Host memory only: arrival is seen by polling bytes
-// where they land.
+// local (puts leave from there, gets land there). In host memory, arrival is seen by polling bytes
+// where they land, and every message carries a tag; in GPU memory, which no loop can poll, a
+// message is seen by the notice that follows its completion, and carries no tag (--check reads
+// every byte).
 //
 // A rank takes one role per step, as the driver's pairings give it (pairing_steps: no rank sends
 // and receives at once): it starts the exchanges with `to` and times them, or answers `from`.
@@ -12,7 +14,8 @@
 // What a repetition is:
 // - put pingpong: a put and its completion (flush, or a fence), seen by the peer, which puts the
 //   message back from where it landed; latency = half the round trip. With flush the receiver sees
-//   each message by polling its last byte, then its first, which carry the tag.
+//   each message by polling its last byte, then its first, which carry the tag (in GPU memory: by
+//   the notice the sender puts after its flush).
 // - put stream: a window of puts closed by a flush and a notice (a one-byte put) to the target,
 //   which reads the last message's tag and answers with a notice; with fence, a fence closes the
 //   window and a second one keeps the next window out while the target reads the tag.
@@ -38,14 +41,17 @@ namespace npgpu {
 enum class OneSidedOperation { put, get };
 enum class OneSidedSync { flush, fence };
 
-// What a rank exposes for a receive pool of `pool_bytes`: the pool, then the notice area (where a
-// peer's notices land: one byte carrying a count).
+// What a rank exposes for a receive pool of `pool_bytes` in host memory: the pool, then the notice
+// area (where a peer's notices land: one byte carrying a count), which starts at
+// one_sided_notice_offset and is one_sided_notice_bytes long.
 std::uint64_t one_sided_exposed_bytes(std::uint64_t pool_bytes);
+std::uint64_t one_sided_notice_offset(std::uint64_t pool_bytes);
+inline constexpr std::uint64_t one_sided_notice_bytes = 64;  // a cache line of its own
 
 class OneSidedPatterns {
  public:
-  // `memory`'s receive pool is the exposed memory, followed by the notice area; for gets it is
-  // filled here with the fixed content gets are checked against.
+  // `memory`'s receive pool is the exposed memory; in host memory, for gets, it is filled here
+  // with the fixed content gets are checked against.
   OneSidedPatterns(std::string module, OneSidedOperation operation, OneSidedSync sync, const RunOptions& options,
                    MessageMemory& memory, OneSidedTransport& transport);
 
@@ -76,6 +82,8 @@ class OneSidedPatterns {
   void put_pingpong(std::uint64_t n);
   void put_windows(std::uint64_t n, bool sends, bool reads);
   void get_windows(std::uint64_t n, std::uint64_t count, bool both_ways);
+  void put_and_tell(const std::byte* data, std::uint64_t n, int peer, std::uint64_t slot);
+  void wait_for(const Message& in, std::byte* next, int peer);
   void put_leg(bool initiator, bool target, std::uint64_t n, std::uint64_t slot, std::uint64_t seed);
   void get_leg(bool initiator, bool holder, std::uint64_t n, std::uint64_t slot, std::uint64_t seed);
 
@@ -99,6 +107,7 @@ class OneSidedPatterns {
   void expect_exposed_content(const Message& in, std::uint64_t exposed_offset);
 
   std::string module_;
+  bool tagged_;  // host memory: messages carry tags and are polled where they land
   OneSidedOperation operation_;
   OneSidedSync sync_;
   std::optional<ByteFlip> flip_;

@@ -1,7 +1,8 @@
 #pragma once
-// What a one-sided module (MPI RMA, UCX) gives the one-sided patterns: every rank exposes a region
-// of its memory to its peers (its receive pool, then a small notice area: one_sided_exposed_bytes)
-// and reads and writes theirs without their part, in two kinds of epoch:
+// What a one-sided module (MPI RMA) gives the one-sided patterns: every rank exposes a region of its
+// memory to its peers (its receive pool, then a small notice area: one_sided_exposed_bytes; or, for
+// GPU memory, the pool alone and a host notice area apart) and reads and writes theirs without
+// their part, in two kinds of epoch:
 // - passive target: put and get start transfers, flush(peer) completes them at both ends;
 // - active target: fence(peer) closes an epoch with the peer and opens the next, both ranks calling
 //   it, and completes every transfer of the epoch at both ends.
@@ -26,8 +27,16 @@ class OneSidedTransport {
   virtual void get(std::byte* target, std::uint64_t bytes, int peer, std::uint64_t offset) = 0;
 
   // Passive target: returns once every put and get this rank started toward `peer` is complete at
-  // both ends (the bytes are in the peer's memory, or in this rank's).
+  // both ends (the bytes are in the peer's memory, or in this rank's), notices included.
   virtual void flush(int peer) = 0;
+
+  // This rank's notice area: host memory where peers' notices land, which this rank polls. After
+  // the receive pool in the exposed memory when that is host memory; where messages live in GPU
+  // memory, which no loop can poll, a host region exposed on its own.
+  virtual std::byte* notices() = 0;
+
+  // Starts writing a notice (the byte at `notice`) into `peer`'s notice area; flush(peer) completes it.
+  virtual void put_notice(const std::byte* notice, int peer) = 0;
 
   // Active target: closes this rank's epoch with `peer` and opens the next; `peer` calls it too.
   // A transport without active-target epochs is never asked (the patterns run OneSidedSync::flush).

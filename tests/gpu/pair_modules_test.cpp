@@ -34,6 +34,7 @@ void PrintTo(const GpuRun& run, std::ostream* out) { *out << run.name; }
 
 constexpr const char* kUpper = "2M";
 constexpr const char* kNotCudaAware = "--gpu-path direct: this MPI is not CUDA-aware";
+constexpr const char* kRmaNotCudaAware = "--buffers D,D: GPU buffers need an MPI that takes GPU pointers";
 
 #ifdef NPGPU_HAVE_NCCL
 constexpr bool kBuiltWithNccl = true;
@@ -104,6 +105,14 @@ const GpuRun kRuns[] = {
      {{0, "messages", "host memory"}, {1, "messages", "GPU memory"}}},
     {"MpiDeviceToHost", mpi("D,H", {"--gpu-path", "staged", "--chunk", "64K", "--pattern", "stream"}),
      {{0, "messages", "GPU memory"}, {1, "messages", "host memory"}}},
+    // mpiRma's windows over GPU memory: only under a CUDA-aware MPI, refused elsewhere.
+    {"MpiRmaPutLock", {"--module", "mpiRma", "--buffers", "D,D"},
+     {{0, "messages", "GPU memory"}, {1, "rma_window", "over the GPU receive pool"}, {0, "rma_arrival", "notice"}},
+     kRmaNotCudaAware},
+    {"MpiRmaPutFenceStream", {"--module", "mpiRma", "--buffers", "D,D", "--sync", "fence", "--pattern", "stream"},
+     {{1, "rma_window", "one window per partner"}}, kRmaNotCudaAware},
+    {"MpiRmaGetLockBidir", {"--module", "mpiRma", "--buffers", "D,D", "--operation", "get", "--pattern", "bidir"},
+     {{0, "rma_operation", "get"}, {1, "messages", "GPU memory"}}, kRmaNotCudaAware},
     {"CudaIpcPingpong", {"--module", "cudaIpc"}, {{0, "ipc_handle_import_s", kPositiveSeconds}, {0, "peer_gpu", "1"}}},
     {"CudaIpcStream", {"--module", "cudaIpc", "--pattern", "stream"}, {{1, "peer_gpu", "0"}}},
     {"CudaIpcBidir", {"--module", "cudaIpc", "--pattern", "bidir"}, {{0, "handshake", "MPI message"}}},

@@ -217,12 +217,13 @@ TEST_P(MpiRmaRefuses, InOneLineWritingNothing) {
   expect_refusal(result, dir, GetParam().says);
 }
 
-// GPU buffers: refused whether MPI is CUDA-aware or not (this machine's is not; the unit tests have
-// both lines).
+// GPU buffers: refused where MPI is not CUDA-aware (this machine's; the unit tests have the other
+// lines), and host memory on one rank of a pair and GPU memory on the other, anywhere.
 INSTANTIATE_TEST_SUITE_P(
     BadInput, MpiRmaRefuses,
     testing::Values(Refused{"GpuBuffers", {"--buffers", "D,D"}, "CUDA-aware"},
-                    Refused{"GpuBuffersOnTheSecondRank", {"--buffers", "H,D"}, "--buffers H,D: "},
+                    Refused{"GpuBuffersOnTheSecondRank", {"--buffers", "H,D"}, "--buffers H,D: module mpiRma takes H,H or D,D"},
+                    Refused{"DeviceWithHostBuffers", {"--device", "0"}, "--device applies to GPU buffers only"},
                     Refused{"AnotherModulesOption", {"--socket-buffer", "4M"}, "--socket-buffer does not apply to module mpiRma"},
                     Refused{"AnotherModulesGpuPath", {"--gpu-path", "direct"}, "--gpu-path does not apply to module mpiRma"},
                     Refused{"UnknownOperation", {"--operation", "swap"}, "--operation"},

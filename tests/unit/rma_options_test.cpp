@@ -1,5 +1,5 @@
-// mpiRma's refusal of GPU buffers, on an MPI that is CUDA-aware and on one that is not: pure, so
-// tested anywhere (this machine's MPI is not CUDA-aware, which the integration tests show).
+// mpiRma's GPU buffers: taken on a CUDA-aware MPI in a CUDA build, refused in one line elsewhere:
+// pure, so tested anywhere (this machine's MPI is not CUDA-aware, which the integration tests show).
 #include <gtest/gtest.h>
 
 #include "mpi_rma/rma_options.hpp"
@@ -10,26 +10,36 @@ namespace {
 
 using test::refusal;
 
+RmaOptions with(const std::string& buffers) {
+  RmaOptions options;
+  options.buffers = buffers;
+  return options;
+}
+
 TEST(RmaOptions, HostBuffersNeedNothingOfMpi) {
-  EXPECT_NO_THROW(resolve_rma_buffers("H,H", {false, false}));
-  EXPECT_NO_THROW(resolve_rma_buffers("H,H", {true, true}));
+  EXPECT_NO_THROW(resolve_rma_buffers(with("H,H"), false, {false, false}));
+  EXPECT_NO_THROW(resolve_rma_buffers(with("H,H"), true, {true, true}));
 }
 
 TEST(RmaOptions, GpuBuffersOnAnMpiThatIsNotCudaAwareSayWhy) {
-  for (const char* buffers : {"D,D", "H,D", "D,H"}) {
-    const std::string said = refusal([&] { resolve_rma_buffers(buffers, {false, false}); });
-    EXPECT_EQ(said.rfind("--buffers " + std::string(buffers) + ": GPU buffers need an MPI that takes GPU pointers", 0), 0u)
-        << said;
-    EXPECT_NE(said.find("not CUDA-aware (asked, it says no: built without CUDA support"), std::string::npos) << said;
-  }
-  const std::string off = refusal([] { resolve_rma_buffers("D,D", {true, false}); });
+  const std::string said = refusal([&] { resolve_rma_buffers(with("D,D"), true, {false, false}); });
+  EXPECT_EQ(said.rfind("--buffers D,D: GPU buffers need an MPI that takes GPU pointers", 0), 0u) << said;
+  EXPECT_NE(said.find("not CUDA-aware (asked, it says no: built without CUDA support"), std::string::npos) << said;
+  const std::string off = refusal([] { resolve_rma_buffers(with("D,D"), true, {true, false}); });
   EXPECT_NE(off.find("MPIX_Query_cuda_support() says it is off"), std::string::npos) << off;
 }
 
-TEST(RmaOptions, GpuBuffersOnACudaAwareMpiAreStillHostOnly) {
-  const std::string said = refusal([] { resolve_rma_buffers("D,D", {true, true}); });
-  EXPECT_NE(said.find("this MPI is CUDA-aware, but module mpiRma moves host memory only"), std::string::npos) << said;
-  EXPECT_NE(said.find("--gpu-path direct"), std::string::npos) << said;
+TEST(RmaOptions, GpuBuffersOnACudaAwareMpiNeedCudaInThisBuild) {
+  EXPECT_NO_THROW(resolve_rma_buffers(with("D,D"), true, {true, true}));
+  const std::string said = refusal([] { resolve_rma_buffers(with("D,D"), false, {true, true}); });
+  EXPECT_NE(said.find("--buffers D,D: GPU buffers need CUDA, and this build has none"), std::string::npos) << said;
+}
+
+TEST(RmaOptions, BothRanksOfAPairTakeTheSameMemory) {
+  for (const char* buffers : {"H,D", "D,H"}) {
+    const std::string said = refusal([&] { resolve_rma_buffers(with(buffers), true, {true, true}); });
+    EXPECT_EQ(said.rfind("--buffers " + std::string(buffers) + ": module mpiRma takes H,H or D,D", 0), 0u) << said;
+  }
 }
 
 }  // namespace
