@@ -86,7 +86,7 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
                               : "fence: MPI_Win_fence on the window of the pair, by both of its ranks"},
             {"rma_window", windows_->description()},
             {"rma_memory_model", windows_->memory_model()},
-            {"rma_arrival", patterns_->arrival() + (lock ? "; the refresh is MPI_Win_sync" : "")},
+            {"rma_arrival", patterns_->arrival() + (lock ? "; the refresh is " + windows_->refresh_description() : "")},
             {"mpi_cuda_aware", describe(mpi_cuda_awareness())}};
     facts.insert(facts.end(), gpu_facts_.begin(), gpu_facts_.end());
     return facts;

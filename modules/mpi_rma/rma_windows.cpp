@@ -192,6 +192,10 @@ std::string RmaWindows::description() const {
          std::to_string(pairs_.size()) + " here), " + region;
 }
 
+std::string RmaWindows::refresh_description() const {
+  return notice_win_ == MPI_WIN_NULL ? "MPI_Win_sync" : "MPI_Win_sync on the notice window, and MPI_Iprobe for progress";
+}
+
 std::string RmaWindows::memory_model() const {
   const MPI_Win win = all_ != MPI_WIN_NULL ? all_ : pairs_.empty() ? MPI_WIN_NULL : pairs_.front().win;
   if (win == MPI_WIN_NULL) return "none (an idle rank has no window)";

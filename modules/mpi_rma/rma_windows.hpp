@@ -48,11 +48,14 @@ class RmaWindows final : public OneSidedTransport {
   // into the public copy of the window over to the private one this rank loads from; in the unified
   // model (one copy) it is the memory barrier that MPI-3 asks between seeing a peer's write and
   // reading what it wrote, and between this rank's own stores and a peer's access. osc rdma also
-  // progresses there what it moves in software (its put over TCP is an active message).
+  // progresses there what it moves in software (its put over TCP is an active message). With GPU
+  // memory, on the notice window, and a probe besides: osc pt2pt progresses nothing in MPI_Win_sync.
   void refresh() override;
 
-  // For the record: how the windows were made, and the memory model MPI reports for them.
+  // For the record: how the windows were made, what refresh() calls, and the memory model MPI
+  // reports for them.
   std::string description() const;
+  std::string refresh_description() const;
   std::string memory_model() const;
 
  private:
