@@ -40,6 +40,10 @@ double cell_throughput(const SizeResult& cell, Headline headline) {
 }
 
 std::vector<FlaggedLink> flag_slow_links(const PairMatrix& matrix, Headline headline) {
+  const int n = matrix.ranks;
+  const auto shift_of = [n](std::size_t cell) {
+    return (static_cast<int>(cell) % n - static_cast<int>(cell) / n + n) % n;
+  };
   std::vector<FlaggedLink> flagged;
   for (std::size_t size = 0; size < matrix.cells.size(); ++size) {
     const std::vector<SizeResult>& cells = matrix.cells[size];
@@ -55,10 +59,14 @@ std::vector<FlaggedLink> flag_slow_links(const PairMatrix& matrix, Headline head
       }
       if (rates.empty()) continue;
       const double median = median_of(rates), best_median = median_of(best_rates);
-      for (std::size_t i = 0; i < rates.size(); ++i)
-        if (rates[i] < matrix.flag_below * median && best_rates[i] < matrix.flag_below * best_median)
-          flagged.push_back({size, static_cast<int>(where[i]) / matrix.ranks, static_cast<int>(where[i]) % matrix.ranks,
-                             rates[i], median});
+      for (std::size_t i = 0; i < rates.size(); ++i) {
+        if (rates[i] >= matrix.flag_below * median || best_rates[i] >= matrix.flag_below * best_median) continue;
+        std::vector<double> shift_mates;
+        for (std::size_t j = 0; j < rates.size(); ++j)
+          if (j != i && shift_of(where[j]) == shift_of(where[i])) shift_mates.push_back(rates[j]);
+        if (!shift_mates.empty() && rates[i] >= matrix.flag_below * median_of(shift_mates)) continue;
+        flagged.push_back({size, static_cast<int>(where[i]) / n, static_cast<int>(where[i]) % n, rates[i], median});
+      }
     }
   }
   return flagged;

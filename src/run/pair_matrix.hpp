@@ -48,7 +48,11 @@ double cell_throughput(const SizeResult& cell, Headline headline);
 // Every measured cell whose throughput is below flag_below x the median of its class at its size,
 // and whose fastest trial is too, against the median of its class's fastest trials: noise only
 // ever adds time (a rank descheduled, a neighbour's burst), so a cell whose best trial keeps up
-// with its class was slowed by noise, not by its link.
+// with its class was slowed by noise, not by its link. Nor is a cell flagged that keeps up with the
+// other cells of its class in its own shift (the median of them), where it has any: a shift's cells
+// are measured one after another, so a spell of the machine's slowness (a whole shift of 8 B cells
+// a quarter slower, seen here) slows them together, while a slow host's links lie in different
+// shifts, one or two of each.
 std::vector<FlaggedLink> flag_slow_links(const PairMatrix& matrix, Headline headline);
 
 }  // namespace npgpu

@@ -8,6 +8,7 @@
 
 #include "run/pair_matrix.hpp"
 #include "npgpu/pairing.hpp"
+#include "npgpu/statistics.hpp"
 
 namespace npgpu {
 namespace {
@@ -68,6 +69,24 @@ TEST(PairMatrix, NoiseInMostTrialsOfAHealthyLinkFlagsNothing) {
   const std::vector<FlaggedLink> flagged = flag_slow_links(m, Headline::median);
   ASSERT_EQ(flagged.size(), 1u);
   EXPECT_EQ(std::pair(flagged[0].from, flagged[0].to), std::pair(2, 3));
+}
+
+// A spell of the machine's slowness over one shift (its cells measured one after another): 1 -> 0,
+// 2 -> 1 and 3 -> 2 at 8 B read 73% of their class's median in a launch here, and so did 0 -> 3
+// of the same shift. A host slow one way only still has its links flagged, each beside healthy
+// links in its shift.
+TEST(PairMatrix, AShiftSlowedTogetherFlagsNothingButAHostSlowOneWayIsFlagged) {
+  PairMatrix m = four_hosts(50e6, -1);
+  const int shift = 3;
+  for (int from = 0; from < 4; ++from) m.cells[0][static_cast<std::size_t>(from * 4 + (from + shift) % 4)] = cell_at(0.73 * 50e6);
+  ASSERT_LT(0.73 * 50e6, 0.8 * median_of(std::vector<double>{50e6, 50e6, 0.73 * 50e6})) << "slow against the class";
+  EXPECT_TRUE(flag_slow_links(m, Headline::median).empty());
+
+  m = four_hosts(50e6, -1);
+  for (int to = 0; to < 3; ++to) m.cells[0][static_cast<std::size_t>(3 * 4 + to)] = cell_at(50e6 / 3);
+  std::vector<std::pair<int, int>> flagged;
+  for (const FlaggedLink& link : flag_slow_links(m, Headline::median)) flagged.emplace_back(link.from, link.to);
+  EXPECT_EQ(flagged, (std::vector<std::pair<int, int>>{{3, 0}, {3, 1}, {3, 2}}));
 }
 
 // --sample leaves most cells unmeasured; the slow host is still found among the cells that were.
