@@ -29,9 +29,12 @@ class Rotation {
  public:
   Rotation() = default;
   Rotation(std::uint64_t pool_bytes, bool cold) : pool_(pool_bytes), cold_(cold) {}
-  std::uint64_t offset(std::uint64_t bytes, std::uint64_t index) const;
+  // Inline: warm, it is on every repetition's path and does nothing.
+  std::uint64_t offset(std::uint64_t bytes, std::uint64_t index) const { return cold_ ? cold_offset(bytes, index) : 0; }
 
  private:
+  std::uint64_t cold_offset(std::uint64_t bytes, std::uint64_t index) const;
+
   std::uint64_t pool_ = 0;
   bool cold_ = false;
 };
@@ -41,9 +44,17 @@ class Rotation {
 std::uint64_t rotation_pool_bytes(std::uint64_t max_bytes, std::uint64_t cache_bytes, bool cold);
 
 // The cheap per-message tag: the first and last byte of every message carry a counter value.
-void stamp(std::byte* message, std::uint64_t bytes, std::uint8_t tag);
+// Inline, as they run on every repetition.
+inline void stamp(std::byte* message, std::uint64_t bytes, std::uint8_t tag) {
+  message[0] = static_cast<std::byte>(tag);
+  message[bytes - 1] = static_cast<std::byte>(tag);
+}
 // The first tag byte that does not carry `tag` (0 or bytes - 1), or `bytes` when both do.
-std::uint64_t untagged_byte(const std::byte* message, std::uint64_t bytes, std::uint8_t tag);
+inline std::uint64_t untagged_byte(const std::byte* message, std::uint64_t bytes, std::uint8_t tag) {
+  if (message[0] != static_cast<std::byte>(tag)) return 0;
+  if (message[bytes - 1] != static_cast<std::byte>(tag)) return bytes - 1;
+  return bytes;
+}
 
 // The full check (--check): every byte from a pattern seeded per message.
 void fill_pattern(std::byte* message, std::uint64_t bytes, std::uint64_t seed);

@@ -34,33 +34,39 @@ using ucx::tag_of;
 
 // ucp_tag_send_nbx and ucp_tag_recv_nbx, progressed with ucp_worker_progress until all are done. A
 // message longer than its receive fails (UCS_ERR_MESSAGE_TRUNCATED); one shorter fails its tag.
+// Each call is made as its message is queued, and complete() waits for those not done at once:
+// per round trip at 8 B, npgpu's own work on a rank stays near ucx_perftest's (docs/ARCHITECTURE.md,
+// "ucx against ucx_perftest"). A message that comes before its receive is posted is held by UCX as
+// unexpected and copied once more; bidir queues its receives first for that reason.
 class UcxTagTransport final : public Transport {
  public:
   UcxTagTransport(ucx::Worker& worker, int rank) : worker_(worker), my_tag_(tag_of(rank)) {}
-  void send(const Message& message) override { sends_.push_back(message); }
-  void receive(const Message& message) override { receives_.push_back(message); }
-
-  // Receives are posted first, so that a message finds its buffer waiting rather than being held
-  // as unexpected; then every request is progressed to its end.
+  void send(const Message& m) override {
+    keep(ucp_tag_send_nbx(worker_.endpoint(m.peer), m.data, m.bytes, my_tag_, &param_), "ucp_tag_send_nbx", m.peer);
+  }
+  void receive(const Message& m) override {
+    keep(ucp_tag_recv_nbx(worker_.get(), m.data, m.bytes, tag_of(m.peer), kEveryTagBit, &param_), "ucp_tag_recv_nbx",
+         m.peer);
+  }
   void complete() override {
-    const ucp_request_param_t param{};  // contiguous bytes, completion polled
-    for (const Message& m : receives_)
-      receiving_.push_back(ucp_tag_recv_nbx(worker_.get(), m.data, m.bytes, tag_of(m.peer), kEveryTagBit, &param));
-    for (const Message& m : sends_)
-      sending_.push_back(ucp_tag_send_nbx(worker_.endpoint(m.peer), m.data, m.bytes, my_tag_, &param));
-    for (std::size_t i = 0; i < receives_.size(); ++i) worker_.wait(receiving_[i], "ucp_tag_recv_nbx", receives_[i].peer);
-    for (std::size_t i = 0; i < sends_.size(); ++i) worker_.wait(sending_[i], "ucp_tag_send_nbx", sends_[i].peer);
-    receives_.clear();
-    sends_.clear();
-    receiving_.clear();
-    sending_.clear();
+    for (const Pending& p : pending_) worker_.wait(p.request, p.call, p.peer);
+    pending_.clear();
   }
 
  private:
+  struct Pending {
+    ucs_status_ptr_t request;  // what the call returned
+    const char* call;
+    int peer;
+  };
+  void keep(ucs_status_ptr_t request, const char* call, int peer) {
+    if (request != nullptr) pending_.push_back({request, call, peer});  // NULL: done at once
+  }
+
   ucx::Worker& worker_;
   ucp_tag_t my_tag_;
-  std::vector<Message> sends_, receives_;
-  std::vector<ucs_status_ptr_t> sending_, receiving_;  // what each call returned, in the same order
+  const ucp_request_param_t param_{};  // contiguous bytes, completion polled
+  std::vector<Pending> pending_;
 };
 
 class UcxModule final : public PatternModule<PairPatterns> {

@@ -47,6 +47,7 @@ void Worker::connect(const std::vector<int>& partners) {
   const std::string mine(reinterpret_cast<const char*>(address), length);
   ucp_worker_release_address(worker_.get(), address);
   const RankFacts addresses = gather_all(comm_, mine);
+  endpoints_.assign(addresses.size(), nullptr);
   for (int peer : partners) {
     ucp_ep_params_t params{};
     params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
@@ -54,12 +55,11 @@ void Worker::connect(const std::vector<int>& partners) {
     ucp_ep_h endpoint = nullptr;
     if (const ucs_status_t status = ucp_ep_create(worker_.get(), &params, &endpoint); status != UCS_OK)
       fail(status, "ucp_ep_create (to rank " + std::to_string(peer) + ")");
-    endpoints_[peer] = endpoint;
+    endpoints_[static_cast<std::size_t>(peer)] = endpoint;
   }
 }
 
-void Worker::wait(ucs_status_ptr_t request, const char* call, int peer) {
-  if (request == nullptr) return;
+void Worker::wait_for(ucs_status_ptr_t request, const char* call, int peer) {
   ucs_status_t status = UCS_PTR_STATUS(request);
   if (UCS_PTR_IS_PTR(request)) {
     while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS) ucp_worker_progress(worker_.get());
@@ -73,7 +73,7 @@ std::string Worker::endpoint_info(int peer) const {
   std::size_t length = 0;
   FILE* stream = open_memstream(&text, &length);
   if (stream == nullptr) return {};
-  ucp_ep_print_info(endpoints_.at(peer), stream);
+  ucp_ep_print_info(endpoint(peer), stream);
   std::fclose(stream);
   std::string info(text, length);
   std::free(text);
@@ -91,7 +91,8 @@ void Worker::progressing_barrier() {
 void Worker::close_endpoints() {
   std::vector<ucs_status_ptr_t> closing;
   ucp_request_param_t flush{};
-  for (const auto& [peer, endpoint] : endpoints_) closing.push_back(ucp_ep_close_nbx(endpoint, &flush));
+  for (ucp_ep_h endpoint : endpoints_)
+    if (endpoint != nullptr) closing.push_back(ucp_ep_close_nbx(endpoint, &flush));
   endpoints_.clear();
   for (ucs_status_ptr_t request : closing) {
     if (!UCS_PTR_IS_PTR(request)) continue;  // closed at once, or failed: nothing left to wait for

@@ -35,8 +35,7 @@ HostBuffer::HostBuffer(std::uint64_t bytes) : size_(bytes) {
   std::memset(memory, 0xA5, bytes);  // first touch now, not inside a timed trial
 }
 
-std::uint64_t Rotation::offset(std::uint64_t bytes, std::uint64_t index) const {
-  if (!cold_) return 0;
+std::uint64_t Rotation::cold_offset(std::uint64_t bytes, std::uint64_t index) const {
   // Page-aligned slots for page-sized messages keep copies on their fastest path.
   const std::uint64_t stride = round_up(std::max<std::uint64_t>(bytes, 1), bytes >= kPage ? kPage : kCacheLine);
   const std::uint64_t slots = pool_ / stride;
@@ -47,17 +46,6 @@ std::uint64_t rotation_pool_bytes(std::uint64_t max_bytes, std::uint64_t cache_b
   if (!cold) return max_bytes;
   const std::uint64_t span = std::clamp<std::uint64_t>(2 * cache_bytes, 64 * MiB, 256 * MiB);
   return std::max(max_bytes, span);
-}
-
-void stamp(std::byte* message, std::uint64_t bytes, std::uint8_t tag) {
-  message[0] = static_cast<std::byte>(tag);
-  message[bytes - 1] = static_cast<std::byte>(tag);
-}
-
-std::uint64_t untagged_byte(const std::byte* message, std::uint64_t bytes, std::uint8_t tag) {
-  if (message[0] != static_cast<std::byte>(tag)) return 0;
-  if (message[bytes - 1] != static_cast<std::byte>(tag)) return bytes - 1;
-  return bytes;
 }
 
 void fill_pattern(std::byte* message, std::uint64_t bytes, std::uint64_t seed) {
