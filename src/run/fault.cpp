@@ -1,6 +1,5 @@
 #include "npgpu/fault.hpp"
 
-#include <algorithm>
 #include <exception>
 #include <string>
 
@@ -17,11 +16,6 @@ ByteFlip parse_byte_flip(const std::string& text) {
   ByteFlip flip{std::stoull(offset), 0};
   if (at != std::string::npos) flip.min_bytes = parse_size(text.substr(at + 1), "--test-flip-byte");
   return flip;
-}
-
-std::optional<std::uint64_t> byte_to_flip(const std::optional<ByteFlip>& flip, std::uint64_t bytes) {
-  if (!flip || bytes == 0 || bytes < flip->min_bytes) return std::nullopt;
-  return std::min(flip->offset, bytes - 1);
 }
 
 ClockDrift parse_clock_drift(const std::string& text) {
