@@ -35,7 +35,7 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
     pattern_ = options.pattern;
     places_ = MpiPlaces(comm_.get());
     const bool cold = options.cache == CacheState::cold;
-    if (own.buffers == "D,D") {
+    if (own.on_gpu()) {
       DeviceBuffers device = open_device_buffers(setup.team, own.buffers, own.device, cold, setup.max_bytes);
       gpu_memory_ = std::move(device.memory);
       gpu_facts_ = std::move(device.facts);
@@ -65,7 +65,7 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
   std::string message_check() const override { return patterns_->message_check(); }
 
   std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
-    if (options_of<RmaOptions>(options.module_options).buffers == "D,D") return max_bytes;  // --check's staging
+    if (options_of<RmaOptions>(options.module_options).on_gpu()) return max_bytes;  // --check's staging
     return 2 * pool_bytes(options, max_bytes);  // the local pool and the exposed one
   }
 

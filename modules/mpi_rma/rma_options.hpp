@@ -14,6 +14,8 @@ struct RmaOptions : ModuleOptions {
 
   OneSidedOperation one_sided_operation() const { return operation == "get" ? OneSidedOperation::get : OneSidedOperation::put; }
   OneSidedSync one_sided_sync() const { return sync == "fence" ? OneSidedSync::fence : OneSidedSync::flush; }
+  // Resolved: GPU memory on both ranks of a pair (D,D), else host memory (H,H).
+  bool on_gpu() const { return buffers == "D,D"; }
 
   std::string operation = "put";  // put or get
   std::string sync = "lock";      // lock (MPI_Win_lock_all once, MPI_Win_flush) or fence (MPI_Win_fence)
