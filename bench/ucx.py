@@ -13,27 +13,38 @@ Both tools see one buffer (npgpu --cache warm: ucx_perftest reuses one), the sam
 set for both; `ucx_info -d` lists what this host has) and the same two cores: mpirun binds ranks 0
 and 1 to cores 0 and 1, and ucx_perftest's server and client are given -c 0 and -c 1. Launches
 alternate over --rounds rounds. ucx_perftest runs each size for about as long as npgpu's trials of
-it took (-n from npgpu's time of that round).
+it took (-n from npgpu's latest launch).
+
+Both give one statistic a launch: the average over all its timed transfers. ucx_perftest's
+overall figures are that; npgpu's is the mean of its trials (each of as many transfers), not its
+headline median, which leaves out a launch's slow trials. The "median" column is npgpu's median
+trial against ucx_perftest's average instead: on this VM and the H100 hosts it moved the ratio by
+1-4%.
 
 How the tools are judged: on this VM a launch lands in one of a few modes, wherever the two vCPUs
 sit, and stays there for seconds. 8 B read 0.08, 0.15-0.22 or 0.41-0.71 us for either tool, in
 one launch or the next; 4 KiB windows 8 or 16 GB/s. A best launch, or a median over launches, then
-compares one tool's luck with the other's. So the launches of both tools at a size are pooled and
-split into modes where sorted figures jump by more than x1.4; the tools are compared by their
-medians within the mode that holds the most launches of both (the "launches" column: that mode's
-launches of each tool, of all). The median over rounds of the ratio within a round, and the ratio
-of the best launches, are printed beside it. "self" is how far each tool lies from itself, judged
-the same way (its odd rounds against its even rounds; the larger of the two): a difference between
-the tools under it is "in the noise", below what this many launches here can tell.
+compares one tool's luck with the other's. So each round launches both tools, one after the other
+(which goes first alternates), and the ratio is the median over rounds of the ratio within a round;
+beside it, a distribution-free 95% interval for that median (order statistics). The verdict is
+"within 5%" when the whole interval is, a difference when none of it is, and "not resolved" when
+it straddles 5%: more rounds will tell. The figures shown for each tool are its median launch
+within the mode of both tools' pooled launches (split where sorted figures jump by more than x1.4)
+that holds the most launches of both ("launches": that mode's launches of each, of all); "modes"
+is their ratio, "best" the ratio of the best launches.
 
-    bench/ucx.py [--build build] [--rounds 12] [--tls posix,cma] [--perftest ucx_perftest]
+    bench/ucx.py [--build build] [--rounds 24] [--tls posix,cma] [--perftest ucx_perftest]
+                 [--launches FILE]
+    bench/ucx.py --judge FILE [FILE ...]     # the table again from saved launches, runs pooled
 
-Prints a table last: size, npgpu ucx, ucx_perftest (medians in the shared mode), ratio, verdict
-against 5% either way, self, the launches in that mode, the ratio within a round (median over rounds)
-and of the best launches, then npgpu mpi and its ratio to npgpu ucx (compared the same way). Needs
+Prints a table last: size, npgpu ucx, ucx_perftest, ratio, its interval, verdict against 5% either
+way, the launches in the shared mode, the ratios of the shared mode, of the best launches and of
+npgpu's median trial, then npgpu mpi and its ratio to npgpu ucx (in their shared mode). Needs
 a build with the ucx module, ucx-utils, and Debian's python3 with h5py.
 """
 import argparse
+import json
+import math
 import os
 import socket
 import statistics
@@ -70,7 +81,9 @@ def run(argv, env):
 
 
 def npgpu_curve(npgpu, module, pattern, sizes, record, env, window=None):
-    """{size: seconds per transfer (pingpong: half a round trip)} and {size: B/s}, medians of trials."""
+    """{size: {"time": seconds per transfer (pingpong: half a round trip), "rate": B/s}} over all of
+    the size's timed transfers (the mean of its trials, each of as many transfers): the statistic
+    ucx_perftest's overall figures are. "median time" and "median rate": the median trial's."""
     argv = ["mpirun", "-np", "2", "--bind-to", "core", "-x", "UCX_TLS", npgpu, "--module", module, "--pattern", pattern,
             "--cache", "warm", "--fac2", "--lower", str(sizes[0]), "--upper", str(sizes[-1]), "-o", record]
     if window:
@@ -78,8 +91,10 @@ def npgpu_curve(npgpu, module, pattern, sizes, record, env, window=None):
     run(argv, env)
     with h5py.File(record, "r") as f:
         curve = f["runs"][sorted(f["runs"])[-1]]["curves/rank0"]
-        found = dict(zip(curve["bytes"][()], zip(curve["time_median"][()], curve["throughput_from_time_median"][()])))
-    return {size: found[size] for size in sizes}
+        columns = {"time": "time_mean", "rate": "throughput_from_time_mean",
+                   "median time": "time_median", "median rate": "throughput_from_time_median"}
+        found = {name: dict(zip(curve["bytes"][()], curve[column][()])) for name, column in columns.items()}
+    return {size: {name: found[name][size] for name in columns} for size in sizes}
 
 
 def free_port():
@@ -140,88 +155,144 @@ def in_shared_mode(ours, theirs):
     return statistics.median(mine), statistics.median(other), f"{len(mine)}+{len(other)} of {len(ours)}+{len(theirs)}"
 
 
-def self_noise(*tools):
-    """How far one tool lies from itself, judged the same way: its odd rounds' launches against its
-    even rounds', the larger of the tools' differences. A difference between the tools smaller
-    than this is below what this many launches on this machine can tell."""
-    return max(abs(odd / even - 1) for odd, even, _ in (in_shared_mode(t[0::2], t[1::2]) for t in tools))
+def median_interval(values, confidence=0.95):
+    """The median of `values` and a distribution-free interval for it: the order statistics k and
+    n+1-k, k the largest for which fewer than k of n values fall below the true median with
+    probability at most (1 - confidence) / 2 (binomial, p = 1/2)."""
+    ordered, n = sorted(values), len(values)
+    below, k = 0.0, 0
+    while below + math.comb(n, k) / 2 ** n <= (1 - confidence) / 2:
+        below += math.comb(n, k) / 2 ** n
+        k += 1
+    if k == 0:  # too few values (under 6) for any interval at this confidence: it is unbounded
+        return statistics.median(ordered), 0.0, math.inf
+    return statistics.median(ordered), ordered[k - 1], ordered[n - k]
 
 
-def verdict(ratio, noise, slower_word, faster_word):
-    """Both ways: a tool far ahead of the other is as much a difference to explain as one behind."""
-    if abs(ratio - 1) <= TOLERANCE:
+def verdict(low, high, ratio, slower_word, faster_word):
+    """Judged by the interval, both ways: a tool far ahead of the other is as much a difference to
+    explain as one behind."""
+    if 1 - TOLERANCE <= low and high <= 1 + TOLERANCE:
         return "within 5%"
-    words = f"npgpu {100 * abs(ratio - 1):.0f}% {slower_word if ratio > 1 else faster_word}"
-    return words + (", in the noise" if abs(ratio - 1) <= noise else "")
+    words = "within 5%" if abs(ratio - 1) <= TOLERANCE else \
+        f"npgpu {100 * abs(ratio - 1):.0f}% {slower_word if ratio > 1 else faster_word}"
+    if low > 1 + TOLERANCE or high < 1 - TOLERANCE:
+        return words
+    return words + ", not resolved"
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--rounds", type=int, default=24)
     parser.add_argument("--tls", default="posix,cma", help="UCX_TLS for both tools (default: posix,cma)")
     parser.add_argument("--perftest", default="ucx_perftest")
+    parser.add_argument("--launches", help="also write every launch's figure here (JSON), to judge them again later")
+    parser.add_argument("--judge", nargs="+", metavar="FILE",
+                        help="launch nothing: judge the launches of these --launches files, their rounds pooled")
     options = parser.parse_args()
+    if options.judge:
+        launches = pooled(options.judge)
+        rounds = len(launches["ucx latency"][LATENCY_SIZES[0]])
+        print(f"\nnpgpu ucx against ucx_perftest, {rounds} launches each from {', '.join(options.judge)}")
+    else:
+        started = time.monotonic()
+        launches = measure(options)
+        if options.launches:
+            with open(options.launches, "w") as f:
+                json.dump({name: {str(size): values for size, values in by_size.items()}
+                           for name, by_size in launches.items()}, f)
+        print(f"\nnpgpu ucx against ucx_perftest, UCX_TLS={options.tls}, {options.rounds} launches each; "
+              f"{time.monotonic() - started:.0f} s, load average now {os.getloadavg()[0]:.2f}")
+    table(launches, "latency", "tag latency (us, half a round trip)", LATENCY_SIZES, 1e6, min, ("slower", "faster"))
+    table(launches, "bandwidth", f"tag bandwidth (GB/s, window {WINDOW})", BANDWIDTH_SIZES, 1e-9, max, ("higher", "lower"))
+
+
+def pooled(files):
+    """The launches of several --launches files, each size's rounds one after another."""
+    launches = {}
+    for file in files:
+        try:
+            with open(file) as f:
+                saved = json.load(f)
+        except (OSError, ValueError) as error:
+            sys.exit(f"ucx.py: --judge {file}: {error}")
+        for name, by_size in saved.items():
+            for size, values in by_size.items():
+                launches.setdefault(name, {}).setdefault(int(size), []).extend(values)
+    return launches
+
+
+def measure(options):
+    """"tool measure" -> size -> launches in round order; latency in s, bandwidth in B/s."""
     npgpu = os.path.join(options.build, "npgpu")
     env = environment(options.tls)
-    started = time.monotonic()
     print(f"load average at the start: {os.getloadavg()[0]:.2f}", file=sys.stderr)
-    # (measure, size) -> launches; latency in s, bandwidth in B/s.
     launches = {}
 
-    def keep(measure, figures):
+    def keep(name, figures):
         for size, value in figures.items():
-            launches.setdefault((measure, size), []).append(value)
+            launches.setdefault(name, {}).setdefault(size, []).append(value)
 
+    comparisons = (  # measure, npgpu's pattern and sizes, ucx_perftest's test, window, statistic, ucx_perftest's figure
+        ("latency", "pingpong", LATENCY_SIZES, "tag_lat", None, "time", 0),
+        ("bandwidth", "stream", BANDWIDTH_SIZES, "tag_bw", WINDOW, "rate", 1))
+    npgpu_times = {}  # measure -> size -> npgpu's latest time per transfer: how long ucx_perftest runs it
     with tempfile.TemporaryDirectory() as work:
         record = os.path.join(work, "ucx.h5")
+
+        def launch_npgpu(module, measure, pattern, sizes, window, statistic, tool=None):
+            curve = npgpu_curve(npgpu, module, pattern, sizes, record, env, window)
+            tool = tool or module
+            keep(f"{tool} {measure}", {size: figures[statistic] for size, figures in curve.items()})
+            keep(f"{tool} median {measure}", {size: figures["median " + statistic] for size, figures in curve.items()})
+            if module == "ucx" and window in (None, WINDOW):
+                npgpu_times[measure] = {size: figures["time"] for size, figures in curve.items()}
+
+        def launch_perftest(measure, test, figure):
+            per_transfer = 2 if test == "tag_lat" else 1  # npgpu's latency is half a round trip
+            keep(f"perftest {measure}", {
+                size: perftest(options.perftest, test, size, int(PERFTEST_SECONDS / (per_transfer * t)), env)[figure]
+                for size, t in npgpu_times[measure].items()})
+
         for round_number in range(options.rounds):
-            latency = npgpu_curve(npgpu, "ucx", "pingpong", LATENCY_SIZES, record, env)
-            keep("ucx latency", {s: t for s, (t, _) in latency.items()})
-            keep("perftest latency", {s: perftest(options.perftest, "tag_lat", s, int(PERFTEST_SECONDS / (2 * t)), env)[0]
-                                      for s, (t, _) in latency.items()})
-            keep("mpi latency", {s: t for s, (t, _) in npgpu_curve(npgpu, "mpi", "pingpong", LATENCY_SIZES, record, env).items()})
-            stream = npgpu_curve(npgpu, "ucx", "stream", BANDWIDTH_SIZES, record, env, WINDOW)
-            keep("ucx bandwidth", {s: r for s, (_, r) in stream.items()})
-            keep("ucx bandwidth wide", {s: r for s, (_, r) in
-                                        npgpu_curve(npgpu, "ucx", "stream", BANDWIDTH_SIZES, record, env, WIDE_WINDOW).items()})
-            keep("perftest bandwidth", {s: perftest(options.perftest, "tag_bw", s, int(PERFTEST_SECONDS / t), env)[1]
-                                        for s, (t, _) in stream.items()})
-            keep("mpi bandwidth", {s: r for s, (_, r) in
-                                   npgpu_curve(npgpu, "mpi", "stream", BANDWIDTH_SIZES, record, env, WINDOW).items()})
+            # Which tool goes first alternates (ucx_perftest's length from npgpu's previous round), so
+            # that a machine slowing or speeding up over a round favours neither.
+            perftest_first = round_number % 2 == 1
+            for measure, pattern, sizes, test, window, statistic, figure in comparisons:
+                if perftest_first:
+                    launch_perftest(measure, test, figure)
+                launch_npgpu("ucx", measure, pattern, sizes, window, statistic)
+                if not perftest_first:
+                    launch_perftest(measure, test, figure)
+                launch_npgpu("mpi", measure, pattern, sizes, window, statistic)
+                if window:
+                    launch_npgpu("ucx", measure, pattern, sizes, WIDE_WINDOW, statistic, "ucx wide")
             print(f"round {round_number + 1} done, load {os.getloadavg()[0]:.2f}", file=sys.stderr)
+    return launches
 
-    def paired(ours, theirs, size):
-        return statistics.median(a / b for a, b in zip(launches[(ours, size)], launches[(theirs, size)]))
 
-    def best_ratio(ours, theirs, size, fastest):
-        return fastest(launches[(ours, size)]) / fastest(launches[(theirs, size)])
+def table(launches, measure, title, sizes, scale, best, words):
+    """One row a size: npgpu ucx against ucx_perftest, then npgpu mpi against npgpu ucx; for
+    bandwidth, npgpu ucx with the wide window too."""
+    def of(tool, size):
+        return launches[f"{tool} {measure}"][size]
 
-    print(f"\nnpgpu ucx against ucx_perftest, UCX_TLS={options.tls}, {options.rounds} launches each; "
-          f"{time.monotonic() - started:.0f} s, load average now {os.getloadavg()[0]:.2f}")
-    print(f"\n{'tag latency (us, half a round trip)':38} {'npgpu ucx':>10} {'ucx_perftest':>13} {'ratio':>6}  "
-          f"{'verdict':28} {'self':>5} {'launches':>15} {'rounds':>7} {'best':>6} {'npgpu mpi':>10} {'mpi/ucx':>8}")
-    for size in LATENCY_SIZES:
-        ours, theirs, counted = in_shared_mode(launches[("ucx latency", size)], launches[("perftest latency", size)])
-        mpi, ucx, _ = in_shared_mode(launches[("mpi latency", size)], launches[("ucx latency", size)])
-        ratio = ours / theirs
-        noise = self_noise(launches[("ucx latency", size)], launches[("perftest latency", size)])
-        print(f"{size:>38} {ours * 1e6:>10.3f} {theirs * 1e6:>13.3f} {ratio:>6.3f}  "
-              f"{verdict(ratio, noise, 'slower', 'faster'):28} {100 * noise:>4.0f}% {counted:>15} {paired('ucx latency', 'perftest latency', size):>7.3f} "
-              f"{best_ratio('ucx latency', 'perftest latency', size, min):>6.3f} {mpi * 1e6:>10.3f} {mpi / ucx:>8.3f}")
-    print(f"\n{'tag bandwidth (GB/s, window ' + str(WINDOW) + ')':38} {'npgpu ucx':>10} {'ucx_perftest':>13} {'ratio':>6}  "
-          f"{'verdict':28} {'self':>5} {'launches':>15} {'rounds':>7} {'best':>6} {'npgpu mpi':>10} {'mpi/ucx':>8} "
-          f"{'ucx w=' + str(WIDE_WINDOW):>10}")
-    for size in BANDWIDTH_SIZES:
-        ours, theirs, counted = in_shared_mode(launches[("ucx bandwidth", size)], launches[("perftest bandwidth", size)])
-        mpi, ucx, _ = in_shared_mode(launches[("mpi bandwidth", size)], launches[("ucx bandwidth", size)])
-        wide = statistics.median(launches[("ucx bandwidth wide", size)])
-        ratio = ours / theirs
-        noise = self_noise(launches[("ucx bandwidth", size)], launches[("perftest bandwidth", size)])
-        print(f"{size:>38} {ours / 1e9:>10.3f} {theirs / 1e9:>13.3f} {ratio:>6.3f}  "
-              f"{verdict(ratio, noise, 'higher', 'lower'):28} {100 * noise:>4.0f}% {counted:>15} {paired('ucx bandwidth', 'perftest bandwidth', size):>7.3f} "
-              f"{best_ratio('ucx bandwidth', 'perftest bandwidth', size, max):>6.3f} {mpi / 1e9:>10.3f} {mpi / ucx:>8.3f} "
-              f"{wide / 1e9:>10.3f}")
+    wide_column = measure == "bandwidth"
+    print(f"\n{title:38} {'npgpu ucx':>10} {'ucx_perftest':>13} {'ratio':>6} {'95% interval':>13}  {'verdict':32} "
+          f"{'launches':>15} {'modes':>6} {'best':>6} {'median':>7} {'npgpu mpi':>10} {'mpi/ucx':>8}"
+          + (f" {'ucx w=' + str(WIDE_WINDOW):>10}" if wide_column else ""))
+    for size in sizes:
+        ours, theirs, counted = in_shared_mode(of("ucx", size), of("perftest", size))
+        ratio, low, high = median_interval([a / b for a, b in zip(of("ucx", size), of("perftest", size))])
+        median_trial, _, _ = in_shared_mode(of("ucx median", size), of("perftest", size))
+        mpi, ucx, _ = in_shared_mode(of("mpi", size), of("ucx", size))
+        print(f"{size:>38} {ours * scale:>10.3f} {theirs * scale:>13.3f} {ratio:>6.3f} {low:>6.3f}-{high:<6.3f}  "
+              f"{verdict(low, high, ratio, *words):32} {counted:>15} {ours / theirs:>6.3f} "
+              f"{best(of('ucx', size)) / best(of('perftest', size)):>6.3f} {median_trial / theirs:>7.3f} "
+              f"{mpi * scale:>10.3f} {mpi / ucx:>8.3f}"
+              + (f" {statistics.median(of('ucx wide', size)) * scale:>10.3f}" if wide_column else ""))
+
 
 if __name__ == "__main__":
     main()
