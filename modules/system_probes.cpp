@@ -1,4 +1,4 @@
-#include "system_probes.hpp"
+#include "npgpu/system_probes.hpp"
 
 #include "mpi/gpu_path.hpp"
 #ifdef NPGPU_HAVE_CUDA

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "npgpu/buffers.hpp"
+#include "cli/cli.hpp"
 #include "npgpu/catalog.hpp"
 #include "run/console.hpp"
 #include "run/driver.hpp"
@@ -21,11 +22,12 @@
 #include "run/nvtx.hpp"
 #include "run/after_run.hpp"
 #include "record/record_writer.hpp"
-#include "record/run_data.hpp"
+#include "results/run_data.hpp"
 #include "run/run_guard.hpp"
 #include "system/system_json.hpp"
-#include "system_probes.hpp"
+#include "npgpu/system_probes.hpp"
 #include "cli/subcommands.hpp"
+#include "report/expectations.hpp"
 
 namespace npgpu {
 namespace {
@@ -150,7 +152,7 @@ Plan make_plan(RunOptions options, int ranks) {
   }
   if (options.nvtx && !nvtx_available())
     throw UsageError("--nvtx: this build has no NVTX (it comes with the CUDA toolkit); rebuild with CUDA");
-  if (options.module_options != nullptr) options.module_options->resolve(options);
+  settle_module_options(options);
   plan.options = std::move(options);
   if (info.layout == Layout::pair) plan_pairs(plan, ranks);
   RunOptions& o = plan.options;
@@ -175,7 +177,7 @@ Plan make_plan(RunOptions options, int ranks) {
 }
 
 void check_memory(const Module& module, const RunOptions& options, int ranks_here) {
-  const std::uint64_t per_rank = module.host_bytes_needed(options, options.schedule.upper);
+  const std::uint64_t per_rank = module.host_bytes_needed(module_view(options), options.schedule.upper);
   const std::uint64_t available = physical_memory_bytes();
   if (per_rank / 2 * static_cast<std::uint64_t>(ranks_here) >= available / 2)
     throw UsageError("--upper " + format_bytes(options.schedule.upper) + ": module " + options.module + " would need " +
@@ -257,7 +259,8 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
 
   guard.on_timeout([&module] { module->abort_waits(); });
   guard.expect(plan.options.timeout.value_or(kSetupWaitSeconds), "the other ranks while setting up module " + plan.options.module);
-  failure = on_every_rank(team, [&] { module->setup({team, plan.options, plan.options.schedule.upper, plan.pairing}); });
+  const RunView view = module_view(plan.options);
+  failure = on_every_rank(team, [&] { module->setup({team, view, plan.options.schedule.upper, plan.pairing}); });
   if (failure) return fail(team, *failure, kExitUsage);
 
   record.module = plan.entry->info;

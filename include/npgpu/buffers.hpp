@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "npgpu/run_view.hpp"
+
 namespace npgpu {
 
 // Page-aligned host memory, touched when allocated so page faults stay out of the timing.
@@ -42,6 +44,9 @@ class Rotation {
 // Pool size for messages up to max_bytes: room to rotate over twice the cache (at least 64 MiB,
 // at most 256 MiB) when cold, just the largest message when warm.
 std::uint64_t rotation_pool_bytes(std::uint64_t max_bytes, std::uint64_t cache_bytes, bool cold);
+
+// The same for host messages under the run's --cache, past this host's last-level cache.
+std::uint64_t host_pool_bytes(const RunView& run, std::uint64_t max_bytes);
 
 // The cheap per-message tag: the first and last byte of every message carry a counter value.
 // Inline, as they run on every repetition.

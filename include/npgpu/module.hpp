@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "npgpu/clock.hpp"
-#include "npgpu/options.hpp"
 #include "npgpu/pairing.hpp"
+#include "npgpu/run_view.hpp"
 #include "npgpu/team.hpp"
 
 namespace npgpu {
@@ -21,7 +21,7 @@ enum class Layout { pair, per_rank };
 
 struct ModuleSetup {
   const Team& team;
-  const RunOptions& options;
+  const RunView& run;
   std::uint64_t max_bytes;
   const RankPairing& pairing;  // pair modules: which ranks pair up, and this rank's side
 };
@@ -84,8 +84,7 @@ class Module {
 
   // Host memory this module will allocate on each rank for messages up to max_bytes, so an
   // impossible size is refused before allocating.
-  virtual std::uint64_t host_bytes_needed(const RunOptions& options,
-                                          std::uint64_t max_bytes) const = 0;
+  virtual std::uint64_t host_bytes_needed(const RunView& run, std::uint64_t max_bytes) const = 0;
 
   // What run()'s seconds are timed with, when not the host clock it was handed (cudaEvents).
   virtual std::string primary_timer_name() const { return {}; }

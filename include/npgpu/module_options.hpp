@@ -1,12 +1,15 @@
 #pragma once
 // A module's own options. The module declares them as a CLI11 option group (shown under its name in
 // --help) bound to the fields of a struct of its own that derives from ModuleOptions; the command
-// line fills it, and the module reads it back with options_of<Its>(run options).
+// line fills it, and the module reads it back with options_of<Its>(the run's module_options).
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "npgpu/pattern.hpp"
 
 namespace CLI {
 class App;
@@ -14,7 +17,7 @@ class App;
 
 namespace npgpu {
 
-struct RunOptions;
+struct RunView;
 
 class ModuleOptions {
  public:
@@ -25,8 +28,9 @@ class ModuleOptions {
   virtual void finish() {}
 
   // Settles the module's options against each other and against the run's (--pattern), the same on
-  // every rank, before anything is measured. UsageError, one line.
-  virtual void resolve(RunOptions&) {}
+  // every rank, before anything is measured; returns the pattern they measure where they settle it
+  // (cudaMemcpy's --direction). UsageError, one line.
+  virtual std::optional<Pattern> resolve(const RunView&) { return std::nullopt; }
 
   // Whether the command line gave `option` ("--direction"), not only its default.
   bool given(std::string_view option) const;

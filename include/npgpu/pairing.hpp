@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "npgpu/options.hpp"
+#include "npgpu/pattern.hpp"
 
 namespace npgpu {
 

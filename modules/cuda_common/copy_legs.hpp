@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "npgpu/module.hpp"
-#include "npgpu/options.hpp"
+#include "npgpu/pattern.hpp"
 
 namespace npgpu {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "cuda_check.hpp"
-#include "link_peaks.hpp"
+#include "npgpu/link_peaks.hpp"
 #include "streams.hpp"
 #include "npgpu/sizes.hpp"
 

@@ -5,7 +5,7 @@
 #include "cuda_check.hpp"
 #include "gpu.hpp"
 #include "gpu_pair_path.hpp"
-#include "link_peaks.hpp"
+#include "npgpu/link_peaks.hpp"
 #include "nvlinks.hpp"
 
 namespace npgpu {

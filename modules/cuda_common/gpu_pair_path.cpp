@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "link_peaks.hpp"
+#include "npgpu/link_peaks.hpp"
 
 namespace npgpu {
 namespace {

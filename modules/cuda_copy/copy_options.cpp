@@ -8,8 +8,9 @@
 namespace npgpu {
 namespace {
 
-// --pattern alone picks the direction that measures it; both given must agree.
-void settle_direction(CopyOptions& options, RunOptions& run) {
+// --pattern alone picks the direction that measures it; both given must agree. Returns the pattern
+// the direction measures.
+Pattern settle_direction(CopyOptions& options, const RunView& run) {
   if (run.pattern_given && !options.given("--direction")) {
     if (run.pattern == Pattern::pingpong) options.direction = "h2d2h";
     if (run.pattern == Pattern::bidir) options.direction = "bidir";
@@ -19,8 +20,7 @@ void settle_direction(CopyOptions& options, RunOptions& run) {
     throw UsageError("--pattern " + std::string(pattern_name(run.pattern)) + " conflicts with --direction " +
                      options.direction + ", which measures pattern " + pattern_name(measured) +
                      ": give one of them (h2d2h is the round trip, bidir both directions at once)");
-  run.pattern = measured;
-  run.pattern_given = true;
+  return measured;
 }
 
 void check_memory_kind(CopyOptions& options) {
@@ -70,14 +70,15 @@ Pattern direction_pattern(const std::string& direction) {
   return Pattern::stream;
 }
 
-void CopyOptions::resolve(RunOptions& run) {
+std::optional<Pattern> CopyOptions::resolve(const RunView& run) {
   if (driver_api && copy == "sm")
     throw UsageError("--copy sm does not apply to module cuMemcpy: a copy kernel calls no copy API, so it is "
                      "measured once, with --module cudaMemcpy --copy sm");
-  settle_direction(*this, run);
+  const Pattern measured = settle_direction(*this, run);
   check_memory_kind(*this);
   if (direction == "bidir" && api == "sync")
     throw UsageError("--direction bidir needs --api async: a blocking copy cannot overlap the other direction");
+  return measured;
 }
 
 namespace {

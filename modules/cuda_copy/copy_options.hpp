@@ -6,7 +6,7 @@
 
 #include "cuda_common/copy_legs.hpp"
 #include "npgpu/module_options.hpp"
-#include "npgpu/options.hpp"
+#include "npgpu/run_view.hpp"
 
 namespace npgpu {
 
@@ -30,7 +30,7 @@ Pattern direction_pattern(const std::string& direction);
 // --copy sm (a kernel calls no copy API, so it belongs to cudaMemcpy).
 struct CopyOptions : ModuleOptions {
   explicit CopyOptions(bool driver_api) : driver_api(driver_api) {}
-  void resolve(RunOptions& run) override;
+  std::optional<Pattern> resolve(const RunView& run) override;
 
   bool driver_api;                     // cuMemcpy
   std::string direction = "h2d";       // h2d, d2h, d2d, h2d2h, bidir

@@ -9,11 +9,10 @@
 #include "cuda_common/cuda_check.hpp"
 #include "cuda_common/gpu.hpp"
 #include "cuda_common/gpu_options.hpp"
-#include "cuda_common/link_peaks.hpp"
+#include "npgpu/link_peaks.hpp"
 #include "cuda_common/memory.hpp"
 #include "npgpu/module.hpp"
 #include "npgpu/sizes.hpp"
-#include "npgpu/sysinfo.hpp"
 
 namespace npgpu {
 namespace {
@@ -65,10 +64,6 @@ const CopyApi kDriverApi{"cuMemcpy",
                          "cuMemcpy{HtoD,DtoH,DtoD} (--api sync)",
                          [] { return std::unique_ptr<CopyMethod>(std::make_unique<DriverCopy>()); }};
 
-std::uint64_t host_pool_bytes(const RunOptions& options, std::uint64_t max_bytes) {
-  return rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
-}
-
 std::size_t host_places(const std::string& direction) {
   const std::vector<std::size_t> places = places_used(direction_legs(direction));
   return static_cast<std::size_t>(std::count_if(places.begin(), places.end(), on_host));
@@ -79,7 +74,7 @@ class CudaCopyModule final : public Module {
   explicit CudaCopyModule(const CopyApi& api) : api_(api) {}
 
   void setup(const ModuleSetup& setup) override {
-    const RunOptions& options = setup.options;
+    const RunView& options = setup.run;
     const CopyOptions& own = options_of<CopyOptions>(options.module_options);
     direction_ = own.direction;
     flip_ = options.flip;
@@ -126,7 +121,7 @@ class CudaCopyModule final : public Module {
     return copy_shape(pattern, bytes);
   }
 
-  std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
+  std::uint64_t host_bytes_needed(const RunView& options, std::uint64_t max_bytes) const override {
     const std::uint64_t check_staging = options.check_data ? max_bytes : 0;
     const std::string& direction = options_of<CopyOptions>(options.module_options).direction;
     return host_places(direction) * host_pool_bytes(options, max_bytes) + check_staging;

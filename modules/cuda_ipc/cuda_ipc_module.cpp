@@ -74,7 +74,7 @@ class IpcTransport final : public Transport {
 class CudaIpcModule final : public PatternModule<PairPatterns> {
  public:
   void setup(const ModuleSetup& setup) override {
-    const RunOptions& options = setup.options;
+    const RunView& options = setup.run;
     comm_ = PairComm(setup.team);
     const MPI_Comm comm = comm_.get();
     require_one_host("cudaIpc", gather_all(comm, processor_name()), setup.pairing);
@@ -100,7 +100,7 @@ class CudaIpcModule final : public PatternModule<PairPatterns> {
     patterns_.emplace("cudaIpc", options, *memory_, true, *transport_);
   }
 
-  std::uint64_t host_bytes_needed(const RunOptions&, std::uint64_t max_bytes) const override {
+  std::uint64_t host_bytes_needed(const RunView&, std::uint64_t max_bytes) const override {
     return max_bytes;  // the --check pattern's way through the host
   }
 

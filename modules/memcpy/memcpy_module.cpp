@@ -4,7 +4,6 @@
 #include "npgpu/module.hpp"
 #include "npgpu/buffers.hpp"
 #include "npgpu/fault.hpp"
-#include "npgpu/sysinfo.hpp"
 
 namespace npgpu {
 namespace {
@@ -12,11 +11,11 @@ namespace {
 class MemcpyModule final : public Module {
  public:
   void setup(const ModuleSetup& setup) override {
-    const std::uint64_t pool = pool_bytes(setup.options, setup.max_bytes);
+    const std::uint64_t pool = host_pool_bytes(setup.run, setup.max_bytes);
     source_ = HostBuffer(pool);
     target_ = HostBuffer(pool);
-    rotation_ = Rotation(pool, setup.options.cache == CacheState::cold);
-    flip_ = setup.options.flip;
+    rotation_ = Rotation(pool, setup.run.cache == CacheState::cold);
+    flip_ = setup.run.flip;
   }
 
   TrialTiming run(const TrialSpec& trial) override {
@@ -52,8 +51,8 @@ class MemcpyModule final : public Module {
     return {pattern == Pattern::pingpong ? 2.0 : 1.0, static_cast<double>(bytes)};
   }
 
-  std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
-    return 2 * pool_bytes(options, max_bytes);
+  std::uint64_t host_bytes_needed(const RunView& options, std::uint64_t max_bytes) const override {
+    return 2 * host_pool_bytes(options, max_bytes);
   }
 
   std::string throughput_meaning(Pattern) const override {
@@ -61,10 +60,6 @@ class MemcpyModule final : public Module {
   }
 
  private:
-  static std::uint64_t pool_bytes(const RunOptions& options, std::uint64_t max_bytes) {
-    return rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
-  }
-
   HostBuffer source_, target_;
   Rotation rotation_;
   std::optional<ByteFlip> flip_;

@@ -14,7 +14,6 @@
 #include "mpi/mpi_transport.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/gpu_binding.hpp"
-#include "npgpu/sysinfo.hpp"
 #include "pair/message_memory.hpp"
 #include "pair/pair_comm.hpp"
 #include "pair/pair_facts.hpp"
@@ -27,7 +26,7 @@ namespace {
 class MpiModule final : public PatternModule<PairPatterns> {
  public:
   void setup(const ModuleSetup& setup) override {
-    const RunOptions& options = setup.options;
+    const RunView& options = setup.run;
     const MpiOptions& own = options_of<MpiOptions>(options.module_options);
     if (setup.max_bytes > static_cast<std::uint64_t>(INT_MAX))
       throw UsageError("--upper " + std::to_string(setup.max_bytes) +
@@ -65,7 +64,7 @@ class MpiModule final : public PatternModule<PairPatterns> {
     patterns_.emplace("mpi", options, *memory_, peer_on_device, *transport_);
   }
 
-  std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
+  std::uint64_t host_bytes_needed(const RunView& options, std::uint64_t max_bytes) const override {
     return 2 * host_pool_bytes(options, max_bytes);  // a host side's pools; a GPU side's staging needs less
   }
 

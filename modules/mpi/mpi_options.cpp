@@ -25,7 +25,10 @@ void MpiOptions::finish() {
   if (!chunk_text.empty()) chunk = parse_size(chunk_text, "--chunk");
 }
 
-void MpiOptions::resolve(RunOptions&) { resolve_mpi_options(*this, kBuiltWithCuda, mpi_cuda_awareness()); }
+std::optional<Pattern> MpiOptions::resolve(const RunView&) {
+  resolve_mpi_options(*this, kBuiltWithCuda, mpi_cuda_awareness());
+  return std::nullopt;
+}
 
 void resolve_mpi_options(const MpiOptions& options, bool built_with_cuda, CudaAwareness awareness) {
   const bool device = side_uses_device(options.buffers, 0) || side_uses_device(options.buffers, 1);

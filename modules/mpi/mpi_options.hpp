@@ -6,7 +6,7 @@
 
 #include "mpi/gpu_path.hpp"
 #include "npgpu/module_options.hpp"
-#include "npgpu/options.hpp"
+#include "npgpu/run_view.hpp"
 
 namespace npgpu {
 
@@ -14,7 +14,7 @@ namespace npgpu {
 // whether this build and this MPI can do what they ask.
 struct MpiOptions : ModuleOptions {
   void finish() override;
-  void resolve(RunOptions& run) override;
+  std::optional<Pattern> resolve(const RunView& run) override;
 
   std::string buffers = "H,H";        // H(ost) or D(evice) memory on rank 0, rank 1
   std::string gpu_path = "auto";      // with D buffers: auto, direct (CUDA-aware MPI), staged

@@ -1,6 +1,6 @@
 #include "mpi/mpi_places.hpp"
 
-#include "cuda_common/link_peaks.hpp"
+#include "npgpu/link_peaks.hpp"
 #include "npgpu/network_peaks.hpp"
 
 namespace npgpu {

@@ -15,7 +15,6 @@
 #include "mpi_rma/rma_windows.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/module.hpp"
-#include "npgpu/sysinfo.hpp"
 #include "pair/message_memory.hpp"
 #include "pair/pair_comm.hpp"
 #include "pair/pattern_module.hpp"
@@ -26,7 +25,7 @@ namespace {
 class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
  public:
   void setup(const ModuleSetup& setup) override {
-    const RunOptions& options = setup.options;
+    const RunView& options = setup.run;
     const RmaOptions& own = options_of<RmaOptions>(options.module_options);
     if (setup.max_bytes > static_cast<std::uint64_t>(INT_MAX))
       throw UsageError("--upper " + std::to_string(setup.max_bytes) +
@@ -42,7 +41,7 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
       windows_.emplace(comm_.get(), gpu_memory_->pool_bytes(), own.one_sided_sync(), setup.pairing,
                        gpu_memory_->receive_pool());
     } else {
-      const std::uint64_t pool = pool_bytes(options, setup.max_bytes);
+      const std::uint64_t pool = host_pool_bytes(options, setup.max_bytes);
       windows_.emplace(comm_.get(), pool, own.one_sided_sync(), setup.pairing);
       host_memory_ = make_host_message_memory(pool, cold, windows_->exposed());
       if (own.one_sided_sync() == OneSidedSync::flush) read_partners_memory(setup.pairing, pool);
@@ -64,9 +63,9 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
 
   std::string message_check() const override { return patterns_->message_check(); }
 
-  std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
+  std::uint64_t host_bytes_needed(const RunView& options, std::uint64_t max_bytes) const override {
     if (options_of<RmaOptions>(options.module_options).on_gpu()) return max_bytes;  // --check's staging
-    return 2 * pool_bytes(options, max_bytes);  // the local pool and the exposed one
+    return 2 * host_pool_bytes(options, max_bytes);  // the local pool and the exposed one
   }
 
   // The network between the step's pair, as for mpi: none on one host; between hosts, the one IP
@@ -104,10 +103,6 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
       windows_->get(host_memory_->send_slot(pool, 0), pool, partner, 0);
       windows_->flush(partner);
     }
-  }
-
-  static std::uint64_t pool_bytes(const RunOptions& options, std::uint64_t max_bytes) {
-    return rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
   }
 
   MessageMemory& memory() const { return gpu_memory_ ? *gpu_memory_ : *host_memory_; }

@@ -19,7 +19,10 @@ std::shared_ptr<ModuleOptions> declare_rma_options(CLI::App& group) {
   return options;
 }
 
-void RmaOptions::resolve(RunOptions&) { resolve_rma_buffers(*this, kBuiltWithCuda, mpi_cuda_awareness()); }
+std::optional<Pattern> RmaOptions::resolve(const RunView&) {
+  resolve_rma_buffers(*this, kBuiltWithCuda, mpi_cuda_awareness());
+  return std::nullopt;
+}
 
 void resolve_rma_buffers(const RmaOptions& options, bool built_with_cuda, CudaAwareness awareness) {
   const std::string& buffers = options.buffers;

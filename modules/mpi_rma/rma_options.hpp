@@ -5,12 +5,13 @@
 
 #include "mpi/gpu_path.hpp"
 #include "npgpu/module_options.hpp"
+#include "npgpu/run_view.hpp"
 #include "pair/one_sided_patterns.hpp"
 
 namespace npgpu {
 
 struct RmaOptions : ModuleOptions {
-  void resolve(RunOptions& run) override;
+  std::optional<Pattern> resolve(const RunView& run) override;
 
   OneSidedOperation one_sided_operation() const { return operation == "get" ? OneSidedOperation::get : OneSidedOperation::put; }
   OneSidedSync one_sided_sync() const { return sync == "fence" ? OneSidedSync::fence : OneSidedSync::flush; }

@@ -67,7 +67,7 @@ struct DestroyNcclComm {
 class NcclModule final : public PatternModule<PairPatterns> {
  public:
   void setup(const ModuleSetup& setup) override {
-    const RunOptions& options = setup.options;
+    const RunView& options = setup.run;
     comm_ = PairComm(setup.team);
     const int rank = comm_.rank();
     const std::optional<int> device = chosen_device(options_of<DeviceOptions>(options.module_options).device);
@@ -93,7 +93,7 @@ class NcclModule final : public PatternModule<PairPatterns> {
     patterns_.emplace("nccl", options, *memory_, true, *transport_);
   }
 
-  std::uint64_t host_bytes_needed(const RunOptions&, std::uint64_t max_bytes) const override {
+  std::uint64_t host_bytes_needed(const RunView&, std::uint64_t max_bytes) const override {
     return max_bytes;  // the --check pattern's way through the host
   }
 

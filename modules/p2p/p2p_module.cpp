@@ -11,7 +11,7 @@
 #include "cuda_common/cuda_check.hpp"
 #include "cuda_common/gpu.hpp"
 #include "cuda_common/gpu_pair_path.hpp"
-#include "cuda_common/link_peaks.hpp"
+#include "npgpu/link_peaks.hpp"
 #include "cuda_common/memory.hpp"
 #include "cuda_common/nvlinks.hpp"
 #include "npgpu/module.hpp"
@@ -38,7 +38,7 @@ std::string gpu_line(const Gpu& gpu) {
 class P2pModule final : public Module {
  public:
   void setup(const ModuleSetup& setup) override {
-    const RunOptions& options = setup.options;
+    const RunView& options = setup.run;
     pattern_ = options.pattern;
     flip_ = options.flip;
     const P2pOptions& own = options_of<P2pOptions>(options.module_options);
@@ -93,7 +93,7 @@ class P2pModule final : public Module {
     return copy_shape(pattern, bytes);
   }
 
-  std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
+  std::uint64_t host_bytes_needed(const RunView& options, std::uint64_t max_bytes) const override {
     return options.check_data ? max_bytes : 0;  // the check's staging buffer
   }
 

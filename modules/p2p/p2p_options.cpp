@@ -74,7 +74,10 @@ CopyLegs pair_legs(Pattern pattern, bool write) {
   return {};
 }
 
-void P2pOptions::resolve(RunOptions&) { parse_pairs(pairs); }
+std::optional<Pattern> P2pOptions::resolve(const RunView&) {
+  parse_pairs(pairs);
+  return std::nullopt;
+}
 
 std::shared_ptr<ModuleOptions> declare_p2p_options(CLI::App& group) {
   auto options = std::make_shared<P2pOptions>();

@@ -7,7 +7,7 @@
 
 #include "cuda_common/copy_legs.hpp"
 #include "npgpu/module_options.hpp"
-#include "npgpu/options.hpp"
+#include "npgpu/run_view.hpp"
 
 namespace npgpu {
 
@@ -42,7 +42,7 @@ CopyLegs pair_legs(Pattern pattern, bool write);
 
 // p2p's own options; resolve() checks the form of --pairs before any GPU is touched.
 struct P2pOptions : ModuleOptions {
-  void resolve(RunOptions& run) override;
+  std::optional<Pattern> resolve(const RunView& run) override;
 
   std::string copy = "ce";       // ce (copy engine) or sm (a copy kernel)
   std::string pairs;             // GPU pairs: "all" or "SRC:DST"; default 0:1

@@ -3,13 +3,8 @@
 #include <cstring>
 
 #include "npgpu/fault.hpp"
-#include "npgpu/sysinfo.hpp"
 
 namespace npgpu {
-
-std::uint64_t host_pool_bytes(const RunOptions& options, std::uint64_t max_bytes) {
-  return rotation_pool_bytes(max_bytes, last_level_cache_bytes(), options.cache == CacheState::cold);
-}
 
 namespace {
 

@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <memory>
 
-#include "npgpu/options.hpp"
 #include "pair/transport.hpp"
 
 namespace npgpu {
@@ -19,9 +18,5 @@ std::unique_ptr<MessageMemory> make_host_message_memory(std::uint64_t pool_bytes
 // The same on the current GPU; the --check pattern passes through a host buffer of max_bytes.
 std::unique_ptr<MessageMemory> make_device_message_memory(std::uint64_t pool_bytes, bool cold, std::uint64_t max_bytes);
 #endif
-
-// Bytes of each host pool for messages up to max_bytes under the run's --cache: room to rotate
-// over more than this host's last-level cache when cold, the largest message when warm.
-std::uint64_t host_pool_bytes(const RunOptions& options, std::uint64_t max_bytes);
 
 }  // namespace npgpu

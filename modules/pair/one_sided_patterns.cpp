@@ -39,7 +39,7 @@ std::uint64_t one_sided_exposed_bytes(std::uint64_t pool_bytes) {
 }
 
 OneSidedPatterns::OneSidedPatterns(std::string module, OneSidedOperation operation, OneSidedSync sync,
-                                   const RunOptions& options, MessageMemory& memory, OneSidedTransport& transport)
+                                   const RunView& options, MessageMemory& memory, OneSidedTransport& transport)
     : module_(std::move(module)), tagged_(!memory.on_device()), operation_(operation), sync_(sync), flip_(options.flip),
       memory_(memory), transport_(transport), damage_(module_) {
   if (tagged_ && operation_ == OneSidedOperation::get) restore_exposed(0, memory_.pool_bytes());

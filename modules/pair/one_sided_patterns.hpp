@@ -52,7 +52,7 @@ class OneSidedPatterns {
  public:
   // `memory`'s receive pool is the exposed memory; in host memory, for gets, it is filled here
   // with the fixed content gets are checked against.
-  OneSidedPatterns(std::string module, OneSidedOperation operation, OneSidedSync sync, const RunOptions& options,
+  OneSidedPatterns(std::string module, OneSidedOperation operation, OneSidedSync sync, const RunView& options,
                    MessageMemory& memory, OneSidedTransport& transport);
 
   // A new pairing counts its repetitions (the tags) and notices from zero on both sides. Called on

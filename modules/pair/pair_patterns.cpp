@@ -8,7 +8,7 @@ constexpr std::uint64_t kAckBytes = 4;  // as osu_bw
 
 }  // namespace
 
-PairPatterns::PairPatterns(std::string module, const RunOptions& options, MessageMemory& memory, bool peer_on_device,
+PairPatterns::PairPatterns(std::string module, const RunView& options, MessageMemory& memory, bool peer_on_device,
                            Transport& transport)
     : module_(std::move(module)), flip_(options.flip), memory_(memory),
       mine_on_host_(!memory.on_device()),

@@ -19,7 +19,7 @@ namespace npgpu {
 class PairPatterns {
  public:
   // `peer_on_device`: the other side's messages are GPU memory (--buffers), so it stamps no tags.
-  PairPatterns(std::string module, const RunOptions& options, MessageMemory& memory, bool peer_on_device,
+  PairPatterns(std::string module, const RunView& options, MessageMemory& memory, bool peer_on_device,
                Transport& transport);
 
   // A new pairing counts its repetitions (the tags) from zero on both sides: what a rank ran

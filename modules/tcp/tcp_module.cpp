@@ -8,11 +8,10 @@
 #include <map>
 #include <optional>
 
-#include "cuda_common/link_peaks.hpp"
+#include "npgpu/link_peaks.hpp"
 #include "npgpu/module.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/network_peaks.hpp"
-#include "npgpu/sysinfo.hpp"
 #include "pair/message_memory.hpp"
 #include "pair/pair_comm.hpp"
 #include "pair/pair_facts.hpp"
@@ -53,7 +52,7 @@ class TcpTransport final : public Transport {
 class TcpModule final : public PatternModule<PairPatterns> {
  public:
   void setup(const ModuleSetup& setup) override {
-    const RunOptions& options = setup.options;
+    const RunView& options = setup.run;
     socket_options_ = options_of<TcpOptions>(options.module_options).socket;
     if (socket_options_.buffer_bytes > static_cast<std::uint64_t>(INT_MAX))
       throw UsageError("--socket-buffer " + std::to_string(socket_options_.buffer_bytes) +
@@ -66,7 +65,7 @@ class TcpModule final : public PatternModule<PairPatterns> {
     patterns_.emplace("tcp", options, *memory_, false, *transport_);
   }
 
-  std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
+  std::uint64_t host_bytes_needed(const RunView& options, std::uint64_t max_bytes) const override {
     return 2 * host_pool_bytes(options, max_bytes);
   }
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda_common/link_peaks.hpp"
+#include "npgpu/link_peaks.hpp"
 #include "npgpu/module.hpp"
 #include "npgpu/network_peaks.hpp"
 #include "pair/first_exchanges.hpp"
@@ -72,7 +72,7 @@ class UcxTagTransport final : public Transport {
 class UcxModule final : public PatternModule<PairPatterns> {
  public:
   void setup(const ModuleSetup& setup) override {
-    const RunOptions& options = setup.options;
+    const RunView& options = setup.run;
     comm_ = PairComm(setup.team);
     pattern_ = options.pattern;
     hosts_ = gather_all(comm_.get(), processor_name());
@@ -95,7 +95,7 @@ class UcxModule final : public PatternModule<PairPatterns> {
     patterns_.emplace("ucx", options, *memory_, false, *transport_);
   }
 
-  std::uint64_t host_bytes_needed(const RunOptions& options, std::uint64_t max_bytes) const override {
+  std::uint64_t host_bytes_needed(const RunView& options, std::uint64_t max_bytes) const override {
     return 2 * host_pool_bytes(options, max_bytes);
   }
 

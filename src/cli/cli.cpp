@@ -9,7 +9,7 @@
 #include "cli/option_text.hpp"
 #include "npgpu/catalog.hpp"
 #include "npgpu/errors.hpp"
-#include "npgpu/options.hpp"
+#include "cli/cli.hpp"
 #include "npgpu/version.hpp"
 
 namespace npgpu {

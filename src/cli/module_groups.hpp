@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "npgpu/catalog.hpp"
-#include "npgpu/options.hpp"
+#include "cli/cli.hpp"
 
 namespace npgpu {
 

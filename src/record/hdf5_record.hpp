@@ -2,7 +2,7 @@
 // The HDF5 record of truth: one file holds many runs under /runs; docs/hdf5-schema.md describes it.
 #include <string>
 
-#include "record/record.hpp"
+#include "results/run_record.hpp"
 
 namespace npgpu {
 

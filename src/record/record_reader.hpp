@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "record/run_data.hpp"
+#include "results/run_data.hpp"
 
 namespace npgpu {
 

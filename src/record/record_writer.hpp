@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "record/record.hpp"
+#include "results/run_record.hpp"
 
 namespace npgpu {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "npgpu/statistics.hpp"
+#include "results/statistics.hpp"
 #include "report/change_points.hpp"
 
 namespace npgpu {

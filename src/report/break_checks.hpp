@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "record/run_data.hpp"
+#include "results/run_data.hpp"
 #include "report/hockney.hpp"
 
 namespace npgpu {

@@ -5,7 +5,7 @@
 #include <functional>
 #include <limits>
 
-#include "npgpu/statistics.hpp"
+#include "results/statistics.hpp"
 
 namespace npgpu {
 namespace {

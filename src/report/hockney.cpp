@@ -6,7 +6,7 @@
 
 #include "report/break_checks.hpp"
 #include "report/change_points.hpp"
-#include "npgpu/statistics.hpp"
+#include "results/statistics.hpp"
 
 namespace npgpu {
 namespace {

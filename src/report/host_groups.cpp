@@ -5,7 +5,7 @@
 #include <map>
 #include <numeric>
 
-#include "npgpu/statistics.hpp"
+#include "results/statistics.hpp"
 
 namespace npgpu {
 namespace {

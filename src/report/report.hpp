@@ -12,9 +12,9 @@
 #include "report/hockney.hpp"
 #include "report/set_switches.hpp"
 #include "npgpu/path_words.hpp"
-#include "run/results.hpp"
+#include "results/results.hpp"
 #include "report/host_groups.hpp"
-#include "record/run_data.hpp"
+#include "results/run_data.hpp"
 
 namespace npgpu {
 

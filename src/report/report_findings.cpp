@@ -12,7 +12,7 @@
 #include "npgpu/pairing.hpp"
 #include "report/report.hpp"
 #include "npgpu/sizes.hpp"
-#include "npgpu/statistics.hpp"
+#include "results/statistics.hpp"
 
 namespace npgpu {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "npgpu/statistics.hpp"
+#include "results/statistics.hpp"
 
 namespace npgpu {
 namespace {

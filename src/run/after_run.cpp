@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "record/export.hpp"
-#include "record/run_data.hpp"
+#include "results/run_data.hpp"
 
 namespace npgpu {
 

@@ -3,7 +3,7 @@
 // (--np-out) and the verdict on --expect-bw / --expect-latency.
 #include <string>
 
-#include "record/record.hpp"
+#include "results/run_record.hpp"
 
 namespace npgpu {
 

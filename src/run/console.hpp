@@ -3,7 +3,7 @@
 // --pairs all, a line per step and size, the matrices and the flagged links.
 #include <cstdio>
 
-#include "record/record.hpp"
+#include "results/run_record.hpp"
 
 namespace npgpu {
 

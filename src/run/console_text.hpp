@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "record/record.hpp"
+#include "results/run_record.hpp"
 #include "npgpu/sizes.hpp"
 
 namespace npgpu {

@@ -21,7 +21,7 @@
 #include "run/roll_call.hpp"
 #include "npgpu/sizes.hpp"
 #include "run/time_left.hpp"
-#include "record/run_data.hpp"
+#include "results/run_data.hpp"
 #include "report/break_checks.hpp"
 
 namespace npgpu {

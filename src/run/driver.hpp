@@ -5,7 +5,7 @@
 
 #include "npgpu/clock.hpp"
 #include "npgpu/module.hpp"
-#include "record/record.hpp"
+#include "results/run_record.hpp"
 #include "run/run_guard.hpp"
 #include "npgpu/team.hpp"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "record/record.hpp"
+#include "results/run_record.hpp"
 #include "record/record_writer.hpp"
 
 namespace npgpu {

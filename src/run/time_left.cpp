@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "npgpu/statistics.hpp"
+#include "results/statistics.hpp"
 
 namespace npgpu {
 namespace {

@@ -4,9 +4,9 @@
 #include <functional>
 #include <vector>
 
-#include "npgpu/calibration.hpp"
-#include "npgpu/options.hpp"
-#include "run/results.hpp"
+#include "results/calibration.hpp"
+#include "results/options.hpp"
+#include "results/results.hpp"
 
 namespace npgpu {
 

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "npgpu/errors.hpp"
-#include "npgpu/host_topology.hpp"
+#include "system/host_topology.hpp"
 
 namespace npgpu {
 namespace {

@@ -1,4 +1,4 @@
-#include "npgpu/host_topology.hpp"
+#include "system/host_topology.hpp"
 
 #include <hwloc.h>
 

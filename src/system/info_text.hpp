@@ -2,7 +2,7 @@
 // npgpu info's readable table: the facts of collect_system_info, host by host, then the ranks.
 #include <string>
 
-#include "npgpu/sysinfo.hpp"
+#include "system/sysinfo.hpp"
 
 namespace npgpu {
 

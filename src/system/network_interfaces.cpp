@@ -5,7 +5,7 @@
 #include <fstream>
 #include <regex>
 
-#include "npgpu/host_topology.hpp"
+#include "system/host_topology.hpp"
 
 namespace npgpu {
 namespace fs = std::filesystem;

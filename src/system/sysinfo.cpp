@@ -1,4 +1,4 @@
-#include "npgpu/sysinfo.hpp"
+#include "system/sysinfo.hpp"
 
 #include <hdf5.h>
 #include <sched.h>

@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "npgpu/sysinfo.hpp"
+#include "system/sysinfo.hpp"
 
 namespace npgpu {
 

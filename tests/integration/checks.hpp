@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "npgpu/schedule.hpp"
+#include "results/schedule.hpp"
 #include "support/h5_file.hpp"
 
 namespace npgpu::test {

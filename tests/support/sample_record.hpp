@@ -1,6 +1,6 @@
 #pragma once
 // A small, fully known RunRecord for the tests of what reads and writes records.
-#include "record/record.hpp"
+#include "results/run_record.hpp"
 
 namespace npgpu::test {
 

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "npgpu/calibration.hpp"
+#include "results/calibration.hpp"
 
 namespace npgpu {
 namespace {

@@ -5,7 +5,7 @@
 #include "mpi/mpi_options.hpp"
 #include "npgpu/catalog.hpp"
 #include "npgpu/errors.hpp"
-#include "npgpu/options.hpp"
+#include "cli/cli.hpp"
 #include "p2p/p2p_options.hpp"
 #include "support/refusal.hpp"
 #include "tcp/tcp_options.hpp"

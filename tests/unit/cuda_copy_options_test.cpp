@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "cuda_copy/copy_options.hpp"
+#include "cli/cli.hpp"
 #include "npgpu/catalog.hpp"
 #include "npgpu/errors.hpp"
 
@@ -16,7 +17,7 @@ RunOptions parsed(std::vector<std::string> args, const char* module) {
 
 RunOptions resolved(std::vector<std::string> args, const char* module = "cudaMemcpy") {
   RunOptions options = parsed(std::move(args), module);
-  options.module_options->resolve(options);
+  settle_module_options(options);
   return options;
 }
 

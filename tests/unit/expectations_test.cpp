@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "npgpu/errors.hpp"
-#include "npgpu/expectations.hpp"
-#include "record/run_data.hpp"
+#include "report/expectations.hpp"
+#include "results/run_data.hpp"
 
 namespace npgpu {
 namespace {

@@ -1,7 +1,7 @@
 // The arithmetic behind the SM copy kernel and the link peaks, without a GPU.
 #include <gtest/gtest.h>
 
-#include "cuda_common/link_peaks.hpp"
+#include "npgpu/link_peaks.hpp"
 #include "cuda_common/sm_copy_plan.hpp"
 
 namespace npgpu {

@@ -1,7 +1,7 @@
 // The theoretical peaks of known links against values computed by hand.
 #include <gtest/gtest.h>
 
-#include "cuda_common/link_peaks.hpp"
+#include "npgpu/link_peaks.hpp"
 #include "npgpu/errors.hpp"
 
 namespace npgpu {

@@ -1,6 +1,7 @@
 // p2p's GPU pairs and copy legs, settled without a GPU.
 #include <gtest/gtest.h>
 
+#include "cli/cli.hpp"
 #include "npgpu/catalog.hpp"
 #include "npgpu/errors.hpp"
 #include "p2p/p2p_options.hpp"
@@ -91,7 +92,7 @@ TEST(PairLegs, PingpongSendsTheMessageBack) {
 TEST(P2pOptions, ResolveChecksThePairsBeforeAnyGpuIsTouched) {
   const auto resolve = [](const char* pairs) {
     RunOptions options = parse_command_line({"npgpu", "--module", "p2p", "--pairs", pairs}, module_catalog()).options;
-    options.module_options->resolve(options);
+    settle_module_options(options);
   };
   EXPECT_THROW(resolve("0to1"), UsageError);
   EXPECT_NO_THROW(resolve("all"));

@@ -6,9 +6,9 @@
 #include <string>
 #include <utility>
 
-#include "run/pair_matrix.hpp"
+#include "results/pair_matrix.hpp"
 #include "npgpu/pairing.hpp"
-#include "npgpu/statistics.hpp"
+#include "results/statistics.hpp"
 
 namespace npgpu {
 namespace {

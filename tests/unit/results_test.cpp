@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "run/results.hpp"
+#include "results/results.hpp"
 #include "support/sample_record.hpp"
 
 namespace npgpu {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "npgpu/schedule.hpp"
+#include "results/schedule.hpp"
 #include "npgpu/sizes.hpp"
 
 namespace npgpu {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <vector>
 
-#include "npgpu/statistics.hpp"
+#include "results/statistics.hpp"
 
 namespace npgpu {
 namespace {

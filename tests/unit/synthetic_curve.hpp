@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "npgpu/schedule.hpp"
+#include "results/schedule.hpp"
 
 namespace npgpu::test {
 

@@ -3,7 +3,7 @@
 
 #include "system/info_text.hpp"
 #include "system/system_json.hpp"
-#include "npgpu/sysinfo.hpp"
+#include "system/sysinfo.hpp"
 
 namespace npgpu {
 namespace {

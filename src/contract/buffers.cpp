@@ -48,6 +48,10 @@ std::uint64_t rotation_pool_bytes(std::uint64_t max_bytes, std::uint64_t cache_b
   return std::max(max_bytes, span);
 }
 
+std::uint64_t host_pool_bytes(const RunView& run, std::uint64_t max_bytes) {
+  return rotation_pool_bytes(max_bytes, run.cache_bytes, run.cache == CacheState::cold);
+}
+
 void fill_pattern(std::byte* message, std::uint64_t bytes, std::uint64_t seed) {
   for (std::uint64_t i = 0; i < bytes; ++i) message[i] = pattern_byte(i, seed);
 }

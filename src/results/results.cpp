@@ -1,4 +1,4 @@
-#include "run/results.hpp"
+#include "results/results.hpp"
 
 #include <algorithm>
 #include <cmath>

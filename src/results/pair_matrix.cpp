@@ -1,9 +1,9 @@
-#include "run/pair_matrix.hpp"
+#include "results/pair_matrix.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "npgpu/statistics.hpp"
+#include "results/statistics.hpp"
 
 namespace npgpu {
 

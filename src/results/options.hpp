@@ -6,20 +6,17 @@
 #include <string>
 #include <vector>
 
-#include "npgpu/calibration.hpp"
-#include "npgpu/expectations.hpp"
+#include "results/calibration.hpp"
+#include "results/expectations.hpp"
 #include "npgpu/fault.hpp"
 #include "npgpu/module_options.hpp"
-#include "npgpu/schedule.hpp"
+#include "npgpu/pattern.hpp"
+#include "npgpu/run_view.hpp"
+#include "results/schedule.hpp"
 #include "npgpu/sizes.hpp"
-#include "npgpu/statistics.hpp"
+#include "results/statistics.hpp"
 
 namespace npgpu {
-
-enum class Pattern { pingpong, stream, bidir };
-const char* pattern_name(Pattern pattern);
-
-enum class CacheState { cold, warm };
 
 // For modules where every rank measures its own path: all ranks at once (shared links show up)
 // or one rank after another (each link alone).
@@ -66,24 +63,11 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;     // --sample: the draw's seed; otherwise one is drawn and recorded
 };
 
-// What the command line asks for: a run, or one of the answers that need no run.
-enum class Action { run, help, version, list_modules, info };
+// What a module sees of the run (its host's last-level cache read here).
+RunView module_view(const RunOptions& options);
 
-struct ParsedCommand {
-  Action action = Action::run;
-  RunOptions options;
-  std::string text;        // --help / --version text
-  bool info_json = false;  // npgpu info --json
-};
-
-struct CatalogEntry;
-
-// Throws UsageError with one line naming what is wrong and what is allowed. "npgpu info ..." is
-// the info command; every other command line is a run (or --help, --version, --list-modules).
-// `modules`: the catalog, whose entries declare their option groups (module_catalog()).
-ParsedCommand parse_command_line(const std::vector<std::string>& args, const std::vector<CatalogEntry>& modules);
-
-// The options `entry` takes besides the run's: its own group's, and the pairing's for a pair module.
-std::vector<std::string> options_taken(const CatalogEntry& entry);
+// Settles the module's options against each other and against the run's, taking the pattern they
+// measure where they settle it (ModuleOptions::resolve). UsageError, one line.
+void settle_module_options(RunOptions& options);
 
 }  // namespace npgpu

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "run/results.hpp"
+#include "results/results.hpp"
 
 namespace npgpu {
 

@@ -31,13 +31,6 @@ struct ExpectationOutcome {
 Expectation parse_expect_bw(const std::string& text);
 Expectation parse_expect_latency(const std::string& text);
 
-// Each expectation against each curve, at its size: the headline throughput (bytes per transfer /
-// time) or one-way time there, interpolated between the two sizes around it (log-log) when the
-// size was not measured itself. A size outside the curve is not met.
-struct CurveData;
-std::vector<ExpectationOutcome> judge_expectations(const std::vector<Expectation>& expectations,
-                                                   const std::vector<CurveData>& curves);
-
 // "--expect-bw 1M=10GB/s: rank0 reached 3.21 GB/s at 1 MiB"
 std::string describe_outcome(const ExpectationOutcome& outcome);
 

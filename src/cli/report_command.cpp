@@ -9,7 +9,7 @@
 #include <functional>
 #include <unistd.h>
 
-#include "cuda_common/link_peaks.hpp"
+#include "npgpu/link_peaks.hpp"
 #include "npgpu/catalog.hpp"
 #include "npgpu/errors.hpp"
 #include "record/export.hpp"

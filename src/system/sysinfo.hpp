@@ -3,13 +3,13 @@
 // One collection serves both npgpu info and every run's record (Google Benchmark keeps this in
 // one file; here hwloc, sysfs and CUDA each have theirs, and this one puts them together).
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "npgpu/gpu_inventory.hpp"
-#include "npgpu/host_topology.hpp"
+#include "npgpu/system_probes.hpp"
+#include "system/host_topology.hpp"
 #include "npgpu/network_interfaces.hpp"
 #include "npgpu/team.hpp"
 
@@ -39,12 +39,6 @@ struct SystemInfo {
   std::string mpi_cuda_aware;        // "yes: ..." or "no: ..."
   std::vector<std::pair<std::string, std::string>> mpi_parameters;  // OMPI_MCA_* as name, value
   std::string hdf5_version;
-};
-
-// What only the modules can find out: they hold the CUDA code and MPI's extensions.
-struct SystemProbes {
-  std::function<GpuInventory()> gpus;  // called once per host
-  std::string mpi_cuda_aware;
 };
 
 // Collective: every rank reports its placement, and what the module says of it, to rank 0; the

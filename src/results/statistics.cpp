@@ -1,4 +1,4 @@
-#include "npgpu/statistics.hpp"
+#include "results/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
-#include "record/run_data.hpp"
+#include "results/run_data.hpp"
 
 #include <algorithm>
 
-#include "record/record.hpp"
+#include "results/run_record.hpp"
 
 namespace npgpu {
 

@@ -1,4 +1,4 @@
-#include "npgpu/schedule.hpp"
+#include "results/schedule.hpp"
 
 namespace npgpu {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "npgpu/expectations.hpp"
+#include "results/expectations.hpp"
 #include "npgpu/module.hpp"
-#include "run/pair_matrix.hpp"
+#include "results/pair_matrix.hpp"
 #include "npgpu/path_words.hpp"
 
 namespace npgpu {

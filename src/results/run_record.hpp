@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "npgpu/catalog.hpp"
-#include "npgpu/options.hpp"
-#include "run/pair_matrix.hpp"
+#include "results/options.hpp"
+#include "results/pair_matrix.hpp"
 #include "npgpu/pairing.hpp"
-#include "run/results.hpp"
-#include "npgpu/sysinfo.hpp"
+#include "results/results.hpp"
+#include "system/sysinfo.hpp"
 
 namespace npgpu {
 

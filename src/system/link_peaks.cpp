@@ -1,4 +1,4 @@
-#include "link_peaks.hpp"
+#include "npgpu/link_peaks.hpp"
 
 #include <cstdio>
 #include <iterator>

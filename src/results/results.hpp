@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "npgpu/module.hpp"
-#include "npgpu/statistics.hpp"
+#include "results/statistics.hpp"
 
 namespace npgpu {
 

@@ -1,4 +1,4 @@
-#include "npgpu/calibration.hpp"
+#include "results/calibration.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,2 @@
+// Planted for the layers test: the driver asks the report, a layer below it (allowed).
+#include "report/break_checks.hpp"
