@@ -1,10 +1,11 @@
 #pragma once
-// What the record's writer and reader share of the HDF5 C library: identifiers closed when they go
-// out of scope, how files are opened (HDF5's own file locking only where flock works), and the
-// string type the record's text is stored in.
+// What the record's writer and reader share of the HDF5 C library: identifiers closed (and text
+// HDF5 allocated freed) when they go out of scope, how files are opened (HDF5's own file locking
+// only where flock works), and the string type the record's text is stored in.
 #include <hdf5.h>
 
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -19,7 +20,10 @@ namespace npgpu {
 // An HDF5 identifier closed when it goes out of scope.
 class Handle {
  public:
-  Handle(hid_t id, herr_t (*close)(hid_t), const std::string& what) : id_(id), close_(close) {
+  // Takes `id` whether HDF5 made it or failed (negative): valid() tells, for a caller to whom a
+  // failure is an answer rather than an error.
+  Handle(hid_t id, herr_t (*close)(hid_t)) noexcept : id_(id), close_(close) {}
+  Handle(hid_t id, herr_t (*close)(hid_t), const std::string& what) : Handle(id, close) {
     if (id_ < 0) throw RunError("HDF5: could not " + what);
   }
   Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
@@ -29,11 +33,18 @@ class Handle {
     if (id_ >= 0) close_(id_);
   }
   operator hid_t() const { return id_; }
+  bool valid() const { return id_ >= 0; }
 
  private:
   hid_t id_;
   herr_t (*close_)(hid_t);
 };
+
+// A variable-length string HDF5 allocated in a read, freed by HDF5 whatever happens next.
+struct FreeHdf5Memory {
+  void operator()(char* text) const { H5free_memory(text); }
+};
+using Hdf5Text = std::unique_ptr<char, FreeHdf5Memory>;
 
 inline void check(herr_t status, const std::string& what) {
   if (status < 0) throw RunError("HDF5: could not " + what);

@@ -404,20 +404,14 @@ std::string replace_with_run_added(const std::string& path, Add add) {
 }  // namespace
 
 bool written_by_npgpu(const std::string& path) {
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, file_access(path));
-  if (file < 0) return false;
-  bool ours = false;
-  if (H5Aexists(file, "schema") > 0) {
-    Handle attr(H5Aopen(file, "schema", H5P_DEFAULT), H5Aclose, "open the schema attribute");
-    Handle type = utf8_string_type();
-    char* text = nullptr;
-    if (H5Aread(attr, type, &text) >= 0 && text != nullptr) {
-      ours = std::string(text) == kRecordSchema;
-      H5free_memory(text);
-    }
-  }
-  H5Fclose(file);
-  return ours;
+  const Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, file_access(path)), H5Fclose);
+  if (!file.valid() || H5Aexists(file, "schema") <= 0) return false;
+  Handle attr(H5Aopen(file, "schema", H5P_DEFAULT), H5Aclose, "open the schema attribute");
+  Handle type = utf8_string_type();
+  char* text = nullptr;
+  if (H5Aread(attr, type, &text) < 0) return false;
+  const Hdf5Text schema(text);
+  return schema && std::string(schema.get()) == kRecordSchema;
 }
 
 void check_output_path(const std::string& path) {

@@ -64,9 +64,8 @@ class RecordFile {
     Handle memory = utf8_string_type();
     char* value = nullptr;
     check(H5Aread(attr, memory, &value), "read " + object + "@" + name);
-    std::string result = value ? value : "";
-    H5free_memory(value);
-    return result;
+    const Hdf5Text text(value);
+    return text ? text.get() : "";
   }
 
   double number(const std::string& object, const std::string& name, double otherwise = 0) const {
@@ -90,13 +89,13 @@ class RecordFile {
     if (!has(path)) return {};
     Handle set(H5Dopen2(file_, path.c_str(), H5P_DEFAULT), H5Dclose, "open " + path);
     std::vector<char*> raw(elements(set), nullptr);
+    std::vector<Hdf5Text> owned;
+    owned.reserve(raw.size());  // before the read, so that taking its strings over cannot throw
     Handle memory = utf8_string_type();
     if (!raw.empty()) check(H5Dread(set, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()), "read " + path);
+    for (char* value : raw) owned.emplace_back(value);
     std::vector<std::string> values;
-    for (char* value : raw) {
-      values.emplace_back(value ? value : "");
-      H5free_memory(value);
-    }
+    for (const Hdf5Text& value : owned) values.emplace_back(value ? value.get() : "");
     return values;
   }
 

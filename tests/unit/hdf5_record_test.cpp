@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "npgpu/errors.hpp"
+#include "record/hdf5_handle.hpp"
 #include "record/hdf5_record.hpp"
+#include "record/record_reader.hpp"
 #include "support/command.hpp"
 #include "support/h5_file.hpp"
 #include "support/sample_record.hpp"
@@ -127,6 +129,28 @@ TEST(Hdf5Record, ExistingFileThatIsNotHdf5IsNeverTouched) {
   EXPECT_THROW(write_run(path, sample_record()), RunError);
   EXPECT_EQ(file_text(path), "my precious notes\n");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1) << "no temporary left";
+}
+
+// Every HDF5 identifier the record's writer and reader open is closed again, on the paths that
+// answer "no" or throw too.
+TEST(Hdf5Record, LeavesNoHdf5ObjectOpen) {
+  TempDir dir;
+  const auto open_objects = [] { return H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL); };
+  const std::string record = dir.file("run.h5"), foreign = dir.file("foreign.h5");
+  write_run(record, sample_record());
+  EXPECT_EQ(read_runs(record).size(), 1u);
+  {
+    // A root whose schema is a number: the writer finds the attribute but cannot read it as text.
+    const Handle file(H5Fcreate(foreign.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create");
+    const Handle space(H5Screate(H5S_SCALAR), H5Sclose, "make a space");
+    const Handle schema(H5Acreate2(file, "schema", H5T_NATIVE_INT64, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+                        "create schema");
+  }
+  EXPECT_FALSE(written_by_npgpu(foreign));
+  EXPECT_THROW(write_run(foreign, sample_record()), RunError);
+  EXPECT_THROW(read_runs(foreign), UsageError);
+  EXPECT_THROW(read_runs(record + ":7"), UsageError);
+  EXPECT_EQ(open_objects(), 0);
 }
 
 TEST(Hdf5Record, DefaultNameNeverReusesAFile) {
