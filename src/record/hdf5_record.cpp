@@ -7,7 +7,10 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <span>
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "record/hdf5_handle.hpp"
 #include "record/record_lock.hpp"
@@ -62,13 +65,11 @@ void matrix_dataset(hid_t group, const char* name, const std::vector<Number>& va
   describe(set, units, description);
 }
 
-// A 1-D (cols == 0) or 2-D dataset of doubles or 64-bit integers.
+// A 1-D dataset of doubles or 64-bit integers.
 template <typename Number>
-void dataset(hid_t group, const char* name, const std::vector<Number>& values, hsize_t cols, const char* units,
+void dataset(hid_t group, const char* name, const std::vector<Number>& values, const char* units,
              const char* description) {
-  const std::vector<hsize_t> dims = cols ? std::vector<hsize_t>{values.size() / cols, cols}
-                                         : std::vector<hsize_t>{values.size()};
-  matrix_dataset(group, name, values, dims, units, description);
+  matrix_dataset(group, name, values, {values.size()}, units, description);
 }
 
 void strings(hid_t group, const char* name, const std::vector<std::string>& values, const char* description) {
@@ -82,6 +83,161 @@ void strings(hid_t group, const char* name, const std::vector<std::string>& valu
   if (!texts.empty()) check(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()), std::string("write ") + name);
   describe(set, "", description);
 }
+
+// A row's trials: a row of max_trials in its dataset, NaN past them.
+using Trials = std::span<const double>;
+
+// Whether a column of trials is written when no row has any: trial_alt_seconds only where the
+// module has a second timer.
+enum class Kept { always, when_any };
+
+// One dataset of a group whose datasets run index for index over the same rows (a curve's sizes,
+// a matrix's cells, the ranks, the flagged links, the expectations): its name, units and
+// description, and how a row gives its value. A table of them is the group's datasets in the
+// order written, so a column is one line and nothing pairs a name with a value by position. The
+// names are the schema (docs/hdf5-schema.md) that npgpu report reads records of every version by.
+template <typename Row>
+struct Column {
+  const char* name;
+  const char* units;  // "" for text, as every text dataset has
+  const char* description;
+  std::variant<std::uint64_t (*)(const Row&), std::int64_t (*)(const Row&), double (*)(const Row&),
+               std::string (*)(const Row&), Trials (*)(const Row&)>
+      value;
+  Kept kept = Kept::always;
+};
+
+// Writes the columns of `table` over `rows`, a dataset of shape `dims` each (the row count, or a
+// matrix's sizes x ranks x ranks); trials add a last dimension of max_trials. Text is 1-D.
+template <typename Row, std::size_t N>
+void write_columns(hid_t group, const Column<Row> (&table)[N], const std::vector<Row>& rows,
+                   const std::vector<hsize_t>& dims, std::size_t max_trials = 0) {
+  for (const Column<Row>& column : table)
+    std::visit(
+        [&](auto value_of) {
+          using Value = std::invoke_result_t<decltype(value_of), const Row&>;
+          if constexpr (std::is_same_v<Value, Trials>) {
+            std::vector<double> raw;
+            bool any = false;
+            for (const Row& row : rows) {
+              const Trials trials = value_of(row);
+              any = any || !trials.empty();
+              const std::size_t at = raw.size();
+              raw.resize(at + max_trials, std::nan(""));
+              std::copy(trials.begin(), trials.end(), raw.begin() + at);
+            }
+            if (!any && column.kept == Kept::when_any) return;
+            std::vector<hsize_t> shape = dims;
+            shape.push_back(max_trials);
+            matrix_dataset(group, column.name, raw, shape, column.units, column.description);
+          } else {
+            std::vector<Value> values;
+            for (const Row& row : rows) values.push_back(value_of(row));
+            if constexpr (std::is_same_v<Value, std::string>)
+              strings(group, column.name, values, column.description);
+            else
+              matrix_dataset(group, column.name, values, dims, column.units, column.description);
+          }
+        },
+        column.value);
+}
+
+constexpr const char* kTimeStatistic = "statistic of the one-way time per transfer over the trials";
+constexpr const char* kThroughputOfTime = "bytes_per_transfer divided by that time statistic";
+
+// A curve's datasets over its sizes (the sizes measured again follow them).
+constexpr Column<SizeResult> kSizeColumns[] = {
+    {"bytes", "B", "message size", [](const SizeResult& s) { return s.bytes; }},
+    {"reps", "1", "repetitions of the pattern in each trial", [](const SizeResult& s) { return s.reps; }},
+    {"trials", "1", "trials kept for this size (the rest of its trial_seconds row is NaN)",
+     [](const SizeResult& s) -> std::uint64_t { return s.trial_seconds.size(); }},
+    {"transfers_per_rep", "1",
+     "transfers in one repetition (pingpong 2, stream and bidir: the window used at this size)",
+     [](const SizeResult& s) { return s.shape.transfers_per_rep; }},
+    {"bytes_per_transfer", "B", "bytes one transfer counts (bidir: both directions)",
+     [](const SizeResult& s) { return s.shape.bytes_per_transfer; }},
+    {"trial_seconds", "s",
+     "raw time of each trial, all repetitions; time per transfer = trial_seconds / (reps * transfers_per_rep)",
+     [](const SizeResult& s) -> Trials { return s.trial_seconds; }},
+    {"trial_alt_seconds", "s", "the same trials timed by the module's second timer (alt_timer)",
+     [](const SizeResult& s) -> Trials { return s.trial_alt_seconds; }, Kept::when_any},
+    {"time_min", "s", kTimeStatistic, [](const SizeResult& s) { return s.time.min; }},
+    {"time_median", "s", kTimeStatistic, [](const SizeResult& s) { return s.time.median; }},
+    {"time_mean", "s", kTimeStatistic, [](const SizeResult& s) { return s.time.mean; }},
+    {"time_max", "s", kTimeStatistic, [](const SizeResult& s) { return s.time.max; }},
+    {"time_stddev", "s", kTimeStatistic, [](const SizeResult& s) { return s.time.stddev; }},
+    {"throughput_from_time_min", "B/s", kThroughputOfTime, [](const SizeResult& s) { return s.throughput(s.time.min); }},
+    {"throughput_from_time_median", "B/s", kThroughputOfTime,
+     [](const SizeResult& s) { return s.throughput(s.time.median); }},
+    {"throughput_from_time_mean", "B/s", kThroughputOfTime, [](const SizeResult& s) { return s.throughput(s.time.mean); }},
+    {"throughput_from_time_max", "B/s", kThroughputOfTime, [](const SizeResult& s) { return s.throughput(s.time.max); }},
+    {"precision", "1", "relative standard error of the median time (robust, from the MAD)",
+     [](const SizeResult& s) { return s.precision; }},
+    {"wall_seconds", "s", "time this size took, warm-up and checks included",
+     [](const SizeResult& s) { return s.wall_seconds; }},
+};
+
+// A cell of --pairs all as the matrix's columns see it: its measurement and the run's headline
+// statistic. A cell without trials was not measured.
+struct Cell {
+  const SizeResult* result;
+  Headline headline;
+  bool measured() const { return !result->trial_seconds.empty(); }
+};
+
+// The matrix's datasets over its cells, [size][from][to].
+constexpr Column<Cell> kCellColumns[] = {
+    {"seconds", "s", "headline one-way time per transfer from row rank to column rank; NaN: diagonal or not measured",
+     [](const Cell& c) { return c.measured() ? headline_of(c.result->time, c.headline) : std::nan(""); }},
+    {"throughput", "B/s", "bytes per transfer over that time",
+     [](const Cell& c) { return cell_throughput(*c.result, c.headline); }},
+    {"precision", "1", "relative standard error of the median time",
+     [](const Cell& c) { return c.measured() ? c.result->precision : std::nan(""); }},
+    {"reps", "1", "repetitions in each trial of the cell", [](const Cell& c) { return c.result->reps; }},
+    {"transfers_per_rep", "1",
+     "transfers in one repetition of the cell (pingpong 2, stream: the window); NaN where not measured",
+     [](const Cell& c) { return c.measured() ? c.result->shape.transfers_per_rep : std::nan(""); }},
+    {"trial_seconds", "s", "raw time of each trial of each cell, all repetitions; NaN past its trials",
+     [](const Cell& c) -> Trials { return c.result->trial_seconds; }},
+};
+
+constexpr Column<FlaggedLink> kFlaggedColumns[] = {
+    {"size_index", "1", "which size (index into bytes) the cell is slow at",
+     [](const FlaggedLink& f) -> std::uint64_t { return f.size_index; }},
+    {"from_rank", "1", "sending rank", [](const FlaggedLink& f) -> std::int64_t { return f.from; }},
+    {"to_rank", "1", "receiving rank", [](const FlaggedLink& f) -> std::int64_t { return f.to; }},
+    {"throughput", "B/s", "the cell's headline throughput", [](const FlaggedLink& f) { return f.throughput; }},
+    {"class_median", "B/s", "median throughput of the measured cells of its class at that size",
+     [](const FlaggedLink& f) { return f.class_median; }},
+    {"ratio", "1", "throughput / class_median, below flag_below",
+     [](const FlaggedLink& f) { return f.throughput / f.class_median; }},
+};
+
+constexpr Column<ExpectationOutcome> kExpectationColumns[] = {
+    {"option", "", "the expectation as given on the command line",
+     [](const ExpectationOutcome& o) { return o.expectation.given; }},
+    {"kind", "", "bandwidth (at least expected B/s) or latency (at most expected s)",
+     [](const ExpectationOutcome& o) -> std::string {
+       return o.expectation.kind == ExpectationKind::bandwidth ? "bandwidth" : "latency";
+     }},
+    {"curve", "", "the curve judged (a group under curves/)", [](const ExpectationOutcome& o) { return o.curve; }},
+    {"bytes", "B", "message size the expectation is about",
+     [](const ExpectationOutcome& o) { return o.expectation.bytes; }},
+    {"expected", "B/s or s", "the threshold: B/s for bandwidth, s for latency (see kind)",
+     [](const ExpectationOutcome& o) { return o.expectation.value; }},
+    {"measured", "B/s or s",
+     "the curve's headline throughput or one-way time at that size (interpolated between the sizes around it); "
+     "NaN: the curve does not reach that size",
+     [](const ExpectationOutcome& o) { return o.measured; }},
+    {"met", "1", "1: met, 0: not met", [](const ExpectationOutcome& o) -> std::uint64_t { return o.met ? 1 : 0; }},
+};
+
+constexpr Column<RankPlacement> kRankColumns[] = {
+    {"rank_host", "", "host name of each rank, by rank", [](const RankPlacement& r) { return r.host; }},
+    {"rank_cpus", "", "cores each rank was allowed to run on, by rank", [](const RankPlacement& r) { return r.cpus; }},
+    {"rank_node_local_rank", "1", "each rank's rank among the ranks of its host, by rank",
+     [](const RankPlacement& r) -> std::int64_t { return r.node_local_rank; }},
+};
 
 Handle group(hid_t parent, const std::string& name) {
   if (H5Lexists(parent, name.c_str(), H5P_DEFAULT) > 0)
@@ -111,17 +267,9 @@ void write_system(hid_t run, const SystemInfo& system) {
   attribute(g, "mpi_cuda_aware", system.mpi_cuda_aware);
   attribute(g, "hdf5_version", system.hdf5_version);
   attribute(g, "info_json", system_json(system).dump());
-  std::vector<std::string> hosts, cpus, parameters;
-  std::vector<std::int64_t> local_ranks;
-  for (const RankPlacement& rank : system.ranks) {
-    hosts.push_back(rank.host);
-    cpus.push_back(rank.cpus);
-    local_ranks.push_back(rank.node_local_rank);
-  }
+  write_columns(g, kRankColumns, system.ranks, {system.ranks.size()});
+  std::vector<std::string> parameters;
   for (const auto& [name, value] : system.mpi_parameters) parameters.push_back(name + "=" + value);
-  strings(g, "rank_host", hosts, "host name of each rank, by rank");
-  strings(g, "rank_cpus", cpus, "cores each rank was allowed to run on, by rank");
-  dataset(g, "rank_node_local_rank", local_ranks, 0, "1", "each rank's rank among the ranks of its host, by rank");
   strings(g, "mpi_parameters", parameters, "Open MPI MCA parameters set for the run (OMPI_MCA_*, e.g. btl=tcp,self)");
   Handle placement = group(g, "placement");
   for (std::size_t r = 0; r < system.ranks.size(); ++r) {
@@ -150,53 +298,11 @@ void write_curve(hid_t curves, const Curve& curve, const RunRecord& record) {
   attribute(g, "summary_peak_bytes", summary.peak_bytes);
   attribute(g, "summary_half_peak_bytes", summary.half_peak_bytes);
 
-  const std::size_t max_trials = record.options.max_trials;
-  std::vector<std::uint64_t> bytes, reps, trials;
-  std::vector<double> transfers, bytes_per_transfer, wall, precision;
-  std::vector<double> times[5], throughputs[4];
-  std::vector<double> raw, raw_alt;
-  bool has_alt = false;
-  for (const SizeResult& s : curve.sizes) {
-    bytes.push_back(s.bytes);
-    reps.push_back(s.reps);
-    trials.push_back(s.trial_seconds.size());
-    transfers.push_back(s.shape.transfers_per_rep);
-    bytes_per_transfer.push_back(s.shape.bytes_per_transfer);
-    wall.push_back(s.wall_seconds);
-    precision.push_back(s.precision);
-    const double stats[5] = {s.time.min, s.time.median, s.time.mean, s.time.max, s.time.stddev};
-    for (int i = 0; i < 5; ++i) times[i].push_back(stats[i]);
-    for (int i = 0; i < 4; ++i) throughputs[i].push_back(s.throughput(stats[i]));
-    std::vector<double> row(max_trials, std::nan("")), alt_row(max_trials, std::nan(""));
-    std::copy(s.trial_seconds.begin(), s.trial_seconds.end(), row.begin());
-    std::copy(s.trial_alt_seconds.begin(), s.trial_alt_seconds.end(), alt_row.begin());
-    has_alt = has_alt || !s.trial_alt_seconds.empty();
-    raw.insert(raw.end(), row.begin(), row.end());
-    raw_alt.insert(raw_alt.end(), alt_row.begin(), alt_row.end());
-  }
-  dataset(g, "bytes", bytes, 0, "B", "message size");
-  dataset(g, "reps", reps, 0, "1", "repetitions of the pattern in each trial");
-  dataset(g, "trials", trials, 0, "1", "trials kept for this size (the rest of its trial_seconds row is NaN)");
-  dataset(g, "transfers_per_rep", transfers, 0, "1",
-          "transfers in one repetition (pingpong 2, stream and bidir: the window used at this size)");
-  dataset(g, "bytes_per_transfer", bytes_per_transfer, 0, "B", "bytes one transfer counts (bidir: both directions)");
-  dataset(g, "trial_seconds", raw, max_trials, "s",
-          "raw time of each trial, all repetitions; time per transfer = trial_seconds / (reps * transfers_per_rep)");
-  if (has_alt)
-    dataset(g, "trial_alt_seconds", raw_alt, max_trials, "s", "the same trials timed by the module's second timer (alt_timer)");
-  const char* stat_names[5] = {"time_min", "time_median", "time_mean", "time_max", "time_stddev"};
-  for (int i = 0; i < 5; ++i)
-    dataset(g, stat_names[i], times[i], 0, "s", "statistic of the one-way time per transfer over the trials");
-  const char* throughput_names[4] = {"throughput_from_time_min", "throughput_from_time_median",
-                                     "throughput_from_time_mean", "throughput_from_time_max"};
-  for (int i = 0; i < 4; ++i)
-    dataset(g, throughput_names[i], throughputs[i], 0, "B/s", "bytes_per_transfer divided by that time statistic");
-  dataset(g, "precision", precision, 0, "1", "relative standard error of the median time (robust, from the MAD)");
-  dataset(g, "wall_seconds", wall, 0, "s", "time this size took, warm-up and checks included");
+  write_columns(g, kSizeColumns, curve.sizes, {curve.sizes.size()}, record.options.max_trials);
   if (!curve.recheck_bytes.empty()) {
-    dataset(g, "recheck_bytes", curve.recheck_bytes, 0, "B",
+    dataset(g, "recheck_bytes", curve.recheck_bytes, "B",
             "sizes measured again after the sweep, in turn, around the breaks it shows; in the order measured");
-    dataset(g, "recheck_trial_seconds", curve.recheck_trial_seconds, 0, "s",
+    dataset(g, "recheck_trial_seconds", curve.recheck_trial_seconds, "s",
             "raw time of each trial measured again, all repetitions (those of its size in reps and transfers_per_rep)");
   }
 }
@@ -206,18 +312,17 @@ void write_aggregate(hid_t run, const RunRecord& r) {
   const PairsAggregate aggregate = aggregate_pairs(r.curves, r.options.headline);
   Handle g = group(run, "aggregate");
   attribute(g, "pairs", static_cast<std::int64_t>(r.curves.size()));
-  dataset(g, "bytes", aggregate.bytes, 0, "B", "message size");
-  dataset(g, "throughput_sum", aggregate.sum, 0, "B/s", "sum over the pairs of each pair's headline throughput, all at once");
-  dataset(g, "throughput_slowest", aggregate.slowest, 0, "B/s", "the slowest pair's headline throughput");
-  dataset(g, "slowest_rank", std::vector<std::int64_t>(aggregate.slowest_rank.begin(), aggregate.slowest_rank.end()), 0,
-          "1", "timing rank of the slowest pair");
+  dataset(g, "bytes", aggregate.bytes, "B", "message size");
+  dataset(g, "throughput_sum", aggregate.sum, "B/s", "sum over the pairs of each pair's headline throughput, all at once");
+  dataset(g, "throughput_slowest", aggregate.slowest, "B/s", "the slowest pair's headline throughput");
+  dataset(g, "slowest_rank", std::vector<std::int64_t>(aggregate.slowest_rank.begin(), aggregate.slowest_rank.end()), "1",
+          "timing rank of the slowest pair");
 }
 
 // --pairs all: one N x N matrix per size, row = sending rank, column = receiving rank.
 void write_matrix(hid_t run, const RunRecord& r) {
   const PairMatrix& m = r.matrix;
   const auto n = static_cast<hsize_t>(m.ranks);
-  const std::size_t max_trials = r.options.max_trials;
   Handle g = group(run, "matrix");
   attribute(g, "flag_below", m.flag_below);
   attribute(g, "latency_cells", m.latency_cells);
@@ -225,86 +330,31 @@ void write_matrix(hid_t run, const RunRecord& r) {
   attribute(g, "seed", r.pairing.seed);
   std::vector<std::string> patterns;
   for (Pattern p : m.patterns) patterns.emplace_back(pattern_name(p));
-  std::vector<double> seconds, throughput, precision, raw, transfers;
-  std::vector<std::uint64_t> reps;
-  for (const std::vector<SizeResult>& cells : m.cells)
-    for (const SizeResult& cell : cells) {
-      const bool measured = !cell.trial_seconds.empty();
-      const double headline = measured ? headline_of(cell.time, r.options.headline) : std::nan("");
-      seconds.push_back(headline);
-      throughput.push_back(cell_throughput(cell, r.options.headline));
-      precision.push_back(measured ? cell.precision : std::nan(""));
-      reps.push_back(cell.reps);
-      transfers.push_back(measured ? cell.shape.transfers_per_rep : std::nan(""));
-      std::vector<double> row(max_trials, std::nan(""));
-      std::copy(cell.trial_seconds.begin(), cell.trial_seconds.end(), row.begin());
-      raw.insert(raw.end(), row.begin(), row.end());
-    }
-  dataset(g, "bytes", m.bytes, 0, "B", "message size of each matrix");
+  std::vector<Cell> cells;
+  for (const std::vector<SizeResult>& size : m.cells)
+    for (const SizeResult& cell : size) cells.push_back({&cell, r.options.headline});
+  dataset(g, "bytes", m.bytes, "B", "message size of each matrix");
   std::vector<std::uint64_t> again = m.measured_again;
   again.resize(m.bytes.size());
-  dataset(g, "measured_again", again, 0, "1",
+  dataset(g, "measured_again", again, "1",
           "slow cells measured again at each size, whose trials disagreed or lasted under a second (the one with the fastest trial kept)");
   strings(g, "pattern", patterns, "the pattern each size was measured with (pingpong: latency, stream: throughput)");
-  const std::vector<hsize_t> cube{m.bytes.size(), n, n};
-  matrix_dataset(g, "seconds", seconds, cube, "s", "headline one-way time per transfer from row rank to column rank; NaN: diagonal or not measured");
-  matrix_dataset(g, "throughput", throughput, cube, "B/s", "bytes per transfer over that time");
-  matrix_dataset(g, "precision", precision, cube, "1", "relative standard error of the median time");
-  matrix_dataset(g, "reps", reps, cube, "1", "repetitions in each trial of the cell");
-  matrix_dataset(g, "transfers_per_rep", transfers, cube, "1",
-                 "transfers in one repetition of the cell (pingpong 2, stream: the window); NaN where not measured");
-  matrix_dataset(g, "trial_seconds", raw, {m.bytes.size(), n, n, max_trials}, "s",
-                 "raw time of each trial of each cell, all repetitions; NaN past its trials");
+  write_columns(g, kCellColumns, cells, {m.bytes.size(), n, n}, r.options.max_trials);
   matrix_dataset(g, "cell_class", std::vector<std::int64_t>(m.cell_class.begin(), m.cell_class.end()), {n, n}, "1",
                  "index into classes of the path from row rank to column rank; -1 on the diagonal");
   strings(g, "classes", m.classes, "classes of comparable paths: one host or two, host or GPU buffers");
   strings(g, "rank_host", m.rank_host, "host name of each rank");
   strings(g, "rank_gpu", m.rank_gpu, "GPU of each rank, empty where its messages were host memory");
   Handle flagged = group(g, "flagged");
-  std::vector<std::uint64_t> size_index;
-  std::vector<std::int64_t> from, to;
-  std::vector<double> rate, median, ratio;
-  for (const FlaggedLink& link : m.flagged) {
-    size_index.push_back(link.size_index);
-    from.push_back(link.from);
-    to.push_back(link.to);
-    rate.push_back(link.throughput);
-    median.push_back(link.class_median);
-    ratio.push_back(link.throughput / link.class_median);
-  }
-  dataset(flagged, "size_index", size_index, 0, "1", "which size (index into bytes) the cell is slow at");
-  dataset(flagged, "from_rank", from, 0, "1", "sending rank");
-  dataset(flagged, "to_rank", to, 0, "1", "receiving rank");
-  dataset(flagged, "throughput", rate, 0, "B/s", "the cell's headline throughput");
-  dataset(flagged, "class_median", median, 0, "B/s", "median throughput of the measured cells of its class at that size");
-  dataset(flagged, "ratio", ratio, 0, "1", "throughput / class_median, below flag_below");
+  write_columns(flagged, kFlaggedColumns, m.flagged, {m.flagged.size()});
 }
 
 // --expect-bw, --expect-latency: each expectation against each curve, and whether it was met.
 void write_expectations(hid_t run, const RunRecord& r) {
   Handle g = group(run, "expectations");
-  std::vector<std::string> given, kind, curve;
-  std::vector<std::uint64_t> bytes, met;
-  std::vector<double> expected, measured;
-  for (const ExpectationOutcome& o : r.expectations) {
-    given.push_back(o.expectation.given);
-    kind.push_back(o.expectation.kind == ExpectationKind::bandwidth ? "bandwidth" : "latency");
-    curve.push_back(o.curve);
-    bytes.push_back(o.expectation.bytes);
-    expected.push_back(o.expectation.value);
-    measured.push_back(o.measured);
-    met.push_back(o.met ? 1 : 0);
-  }
-  attribute(g, "met", static_cast<std::int64_t>(std::count(met.begin(), met.end(), 1u) == std::ssize(met)));
-  strings(g, "option", given, "the expectation as given on the command line");
-  strings(g, "kind", kind, "bandwidth (at least expected B/s) or latency (at most expected s)");
-  strings(g, "curve", curve, "the curve judged (a group under curves/)");
-  dataset(g, "bytes", bytes, 0, "B", "message size the expectation is about");
-  dataset(g, "expected", expected, 0, "B/s or s", "the threshold: B/s for bandwidth, s for latency (see kind)");
-  dataset(g, "measured", measured, 0, "B/s or s",
-          "the curve's headline throughput or one-way time at that size (interpolated between the sizes around it); "
-          "NaN: the curve does not reach that size");
-  dataset(g, "met", met, 0, "1", "1: met, 0: not met");
+  const bool met = std::all_of(r.expectations.begin(), r.expectations.end(), [](const ExpectationOutcome& o) { return o.met; });
+  attribute(g, "met", static_cast<std::int64_t>(met));
+  write_columns(g, kExpectationColumns, r.expectations, {r.expectations.size()});
 }
 
 void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
