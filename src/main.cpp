@@ -200,7 +200,7 @@ std::optional<std::string> on_every_rank(const Team& team, Step step) {
 // A measurement failed (RunError): rank 0 keeps what was finished, marked failed with why.
 void save_failed(RunRecord& record, RecordWriter& writer, std::mutex& lock, const std::string& why) {
   const std::lock_guard<std::mutex> hold(lock);
-  record.status = "failed";
+  record.status = RunStatus::failed;
   record.status_reason = why;
   record.finished_utc = utc_now("%Y-%m-%dT%H:%M:%SZ");
   try {
@@ -314,7 +314,7 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
   if (!team.is_root()) return 0;
   const std::lock_guard<std::mutex> hold(record_lock);
   record.finished_utc = utc_now("%Y-%m-%dT%H:%M:%SZ");
-  record.status = "complete";
+  record.status = RunStatus::complete;
   record.expectations = judge_expectations(plan.options.expectations, curves_of(record));
   console.end(record);
   const std::string run_group = writer->finish(record);

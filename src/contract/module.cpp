@@ -43,6 +43,12 @@ const char* pattern_name(Pattern pattern) {
   return "?";
 }
 
+std::optional<Pattern> pattern_named(std::string_view name) {
+  for (Pattern pattern : {Pattern::pingpong, Pattern::stream, Pattern::bidir})
+    if (name == pattern_name(pattern)) return pattern;
+  return std::nullopt;
+}
+
 bool ModuleOptions::given(std::string_view option) const {
   return std::find(given_options.begin(), given_options.end(), option) != given_options.end();
 }

@@ -35,7 +35,7 @@ std::string np_out_text(const std::vector<RunData>& runs) {
       if (!first) out += "\n\n";
       first = false;
       out += "# " + run.file + ":" + run.group + " " + curve.name + ": " + run.module + " " + run.pattern + ", " +
-             run.headline + " time, run " + run.status + "\n";
+             run.headline + " time, run " + status_name(run.status) + "\n";
       for (std::size_t i = 0; i < curve.bytes.size(); ++i)
         out += number("%8.0f", curve.bytes_per_transfer[i]) + " " +
                number("%lf", curve.throughput(i) * 8 / kNetpipeMegabit) + " " + number("%14.12f", curve.seconds[i]) + "\n";
@@ -54,7 +54,7 @@ std::string csv_text(const std::vector<RunData>& runs) {
           return i < values.size() ? number("%.12g", values[i]) : std::string();
         };
         out += csv_field(run.file) + "," + run.group + "," + csv_field(run.module) + "," + run.pattern + "," +
-               run.status + "," + csv_field(curve.name) + "," + csv_field(curve.host) + "," +
+               status_name(run.status) + "," + csv_field(curve.name) + "," + csv_field(curve.host) + "," +
                csv_field(curve.peer_host) + "," + number("%.0f", curve.bytes[i]) + "," +
                number("%.0f", curve.bytes_per_transfer[i]) + "," + run.headline + "," + number("%.12g", curve.seconds[i]) +
                "," + number("%.12g", curve.throughput(i)) + "," + column(curve.seconds_min) + "," +

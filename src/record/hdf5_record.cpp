@@ -368,7 +368,7 @@ void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   attribute(run, "command_line", o.command_line);
   attribute(run, "started_utc", r.started_utc);
   attribute(run, "finished_utc", r.finished_utc);
-  attribute(run, "status", r.status);
+  attribute(run, "status", std::string(status_name(r.status)));
   attribute(run, "status_reason", r.status_reason);
   attribute(run, "npgpu_version", std::string(kVersion));
   attribute(run, "timer", o.timer);
@@ -527,7 +527,7 @@ std::string adopt_run(const std::string& path, const std::string& lone_run, cons
     Handle run(H5Gopen2(runs, name.c_str(), H5P_DEFAULT), H5Gclose, "open the adopted run");
     check(H5Adelete(run, "status"), "replace the status");
     check(H5Adelete(run, "status_reason"), "replace the status reason");
-    attribute(run, "status", std::string("failed"));
+    attribute(run, "status", std::string(status_name(RunStatus::failed)));
     attribute(run, "status_reason", reason);
   });
 }

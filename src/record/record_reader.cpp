@@ -160,7 +160,9 @@ CurveData read_curve(const RecordFile& file, const std::string& path, const std:
 MatrixData read_matrix(const RecordFile& file, const std::string& path) {
   MatrixData matrix;
   matrix.bytes = file.numbers(path + "/bytes");
-  matrix.patterns = file.texts(path + "/pattern");
+  // A pattern this npgpu does not know is taken for no stream: no matrix cell of it compares a stream.
+  for (const std::string& pattern : file.texts(path + "/pattern"))
+    matrix.patterns.push_back(pattern_named(pattern).value_or(Pattern::pingpong));
   matrix.rank_host = file.texts(path + "/rank_host");
   matrix.rank_gpu = file.texts(path + "/rank_gpu");
   matrix.classes = file.texts(path + "/classes");
@@ -196,12 +198,17 @@ RunData read_run(const RecordFile& file, const std::string& spec_file, const std
   run.file = spec_file;
   run.group = group;
   for (auto [field, name] : {std::pair{&run.module, "module"}, {&run.pattern, "pattern"}, {&run.headline, "headline"},
-                             {&run.status, "status"}, {&run.status_reason, "status_reason"},
+                             {&run.status_reason, "status_reason"},
                              {&run.command_line, "command_line"}, {&run.started_utc, "started_utc"},
                              {&run.concurrency, "concurrency"}, {&run.pairs, "pairs"}})
     *field = file.text(group, name);
   if (run.headline.empty()) run.headline = "median";
-  if (run.status.empty()) run.status = "complete";  // records from before runs had a status
+  const std::string status = file.text(group, "status");
+  run.status = status.empty() ? RunStatus::complete : status_named(status);  // records from before runs had a status
+  run.pairing = run.pairs == "halves"             ? PairingMode::halves
+                : run.pairs.starts_with("all")    ? PairingMode::all
+                                                  : PairingMode::one_pair;
+  run.sampled = run.pairing == PairingMode::all && run.pairs != "all";
   run.rank_host = file.texts(group + "/system/rank_host");
   for (std::size_t rank = 0; file.has(group + "/system/placement/rank" + std::to_string(rank)); ++rank) {
     const std::string placement = group + "/system/placement/rank" + std::to_string(rank);

@@ -117,7 +117,7 @@ std::string run_aspect(const RunData& run, const std::string& aspect) {
     // Only where ranks measured their own paths, or pairs their links (--pairs halves), several at
     // once or in turn.
     const bool per_rank = !run.curves.empty() && run.curves.front().peer < 0;
-    return (per_rank || run.pairs == "halves") && (run.curves.size() > 1 || run.concurrency == "alone") ? run.concurrency
+    return (per_rank || run.pairing == PairingMode::halves) && (run.curves.size() > 1 || run.concurrency == "alone") ? run.concurrency
                                                                                                           : "";
   }
   if (aspect == "pairs") return run.pairs.empty() ? "" : "pairs " + run.pairs;

@@ -38,7 +38,8 @@ struct MatrixSplit {
 };
 
 struct RunReport {
-  std::string file, group, label, status, status_reason, command_line, started_utc;
+  std::string file, group, label, status_reason, command_line, started_utc;
+  RunStatus status = RunStatus::complete;
   std::vector<CurveReport> curves;
   std::vector<std::string> findings;  // verdicts about this run alone: pairs, flagged links, host splits
   std::vector<MatrixSplit> host_splits;

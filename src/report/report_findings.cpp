@@ -39,8 +39,8 @@ void for_each_contrast(const std::vector<RunData>& runs, const std::string& aspe
   for (std::size_t a = 0; a < runs.size(); ++a)
     for (std::size_t b = 0; b < runs.size(); ++b)
       if (run_aspect(runs[a], aspect) == first && run_aspect(runs[b], aspect) == second &&
-          run_label(runs[a], aspect) == run_label(runs[b], aspect) && runs[a].status == "complete" &&
-          runs[b].status == "complete" && !runs[a].curves.empty() && !runs[b].curves.empty())
+          run_label(runs[a], aspect) == run_label(runs[b], aspect) && runs[a].status == RunStatus::complete &&
+          runs[b].status == RunStatus::complete && !runs[a].curves.empty() && !runs[b].curves.empty())
         each(a, b);
 }
 
@@ -124,7 +124,7 @@ std::string shared_by(const RunData& run) {
 // The cells of an all-pairs matrix measured at once, step by step; none where the run sampled its
 // partners (the draw is not rebuilt here).
 std::vector<std::vector<std::size_t>> matrix_steps(const RunData& run, int ranks) {
-  if (run.pairs != "all" || ranks < 2) return {};
+  if (run.pairing != PairingMode::all || run.sampled || ranks < 2) return {};
   std::vector<std::vector<std::size_t>> steps;
   for (const PairStep& step : pairing_steps({PairingMode::all, 0, 1, ranks, 0, 0, false})) {
     std::vector<std::size_t>& cells = steps.emplace_back();
@@ -182,7 +182,7 @@ std::optional<Finding> halves_against_matrix(const RunData& halves, const RunDat
   if (n != 2 * static_cast<int>(halves.curves.size()) || halves.module != all.module) return std::nullopt;
   std::optional<std::size_t> index;  // the largest throughput matrix the pairs' curves measured too
   for (std::size_t i = 0; i < m.bytes.size() && i < m.patterns.size(); ++i)
-    if (m.patterns[i] == "stream" && std::count(halves.curves.front().bytes.begin(), halves.curves.front().bytes.end(), m.bytes[i]))
+    if (m.patterns[i] == Pattern::stream && std::count(halves.curves.front().bytes.begin(), halves.curves.front().bytes.end(), m.bytes[i]))
       index = i;
   if (!index) return std::nullopt;
   std::map<std::string, std::size_t> group_of;
@@ -242,8 +242,8 @@ std::vector<Finding> cross_run_findings(const std::vector<RunData>& runs, const 
   });
   for (std::size_t h = 0; h < runs.size(); ++h)
     for (std::size_t a = 0; a < runs.size(); ++a)
-      if (!compared.count(h) && runs[h].pairs == "halves" && runs[h].concurrency == "together" && runs[a].matrix &&
-          runs[h].status == "complete" && runs[a].status == "complete" && !runs[h].curves.empty())
+      if (!compared.count(h) && runs[h].pairing == PairingMode::halves && runs[h].concurrency == "together" && runs[a].matrix &&
+          runs[h].status == RunStatus::complete && runs[a].status == RunStatus::complete && !runs[h].curves.empty())
         if (std::optional<Finding> finding = halves_against_matrix(runs[h], runs[a])) findings.push_back(*finding);
   for_each_contrast(runs, "memory", "pinned", "pageable", [&](std::size_t pinned, std::size_t pageable) {
     findings.push_back(contrast("pageable_vs_pinned", "memory", runs[pinned], reports[pinned], runs[pageable], reports[pageable],
@@ -266,7 +266,7 @@ std::vector<MatrixSplit> host_splits(const RunData& run) {
   const MatrixData& m = *run.matrix;
   const std::vector<std::vector<std::size_t>> steps = matrix_steps(run, m.ranks());
   for (std::size_t index = 0; index < m.bytes.size() && index < m.patterns.size(); ++index)
-    if (m.patterns[index] == "stream")
+    if (m.patterns[index] == Pattern::stream)
       if (std::optional<HostSplit> split = split_hosts(m, index, steps)) splits.push_back({m.bytes[index], std::move(*split)});
   return splits;
 }
@@ -375,7 +375,7 @@ std::vector<Comparison> compare_files(const std::vector<RunData>& runs, const st
   std::map<std::pair<std::string, std::string>, std::size_t> index;  // (label, curve) -> comparison
   for (std::size_t r = 0; r < runs.size(); ++r)
     for (const CurveReport& curve : reports[r].curves) {
-      if (runs[r].status != "complete") continue;  // a partial curve compares nothing
+      if (runs[r].status != RunStatus::complete) continue;  // a partial curve compares nothing
       const auto key = std::make_pair(reports[r].label, curve.name);
       if (!index.count(key)) {
         index[key] = comparisons.size();

@@ -108,7 +108,7 @@ json expectation_json(const ExpectationOutcome& o) {
 
 json run_json(const RunReport& r) {
   json run{{"file", r.file},         {"run", r.group},
-           {"label", r.label},       {"status", r.status},
+           {"label", r.label},       {"status", status_name(r.status)},
            {"status_reason", r.status_reason}, {"command_line", r.command_line},
            {"started_utc", r.started_utc},     {"curves", json::array()},
            {"findings", r.findings},           {"expectations", json::array()},

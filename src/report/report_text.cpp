@@ -55,8 +55,8 @@ void curve_text(std::string& out, const CurveReport& c) {
 
 void run_text(std::string& out, const RunReport& r) {
   out += r.file + ":" + r.group + "  " + r.label + "\n";
-  if (r.status != "complete")
-    out += "  " + std::string(r.status == "failed" ? "FAILED" : "INCOMPLETE") +
+  if (r.status != RunStatus::complete)
+    out += "  " + std::string(r.status == RunStatus::failed ? "FAILED" : "INCOMPLETE") +
            (r.status_reason.empty() ? "" : ": " + r.status_reason) + "; what it finished is reported below\n";
   if (!r.command_line.empty()) out += "  command: " + r.command_line + "\n";
   for (const CurveReport& curve : r.curves) curve_text(out, curve);

@@ -6,6 +6,21 @@
 #include "npgpu/sizes.hpp"
 
 namespace npgpu {
+
+const char* status_name(RunStatus status) {
+  switch (status) {
+    case RunStatus::complete: return "complete";
+    case RunStatus::incomplete: return "incomplete";
+    case RunStatus::failed: return "failed";
+  }
+  return "incomplete";
+}
+
+RunStatus status_named(const std::string& name) {
+  for (RunStatus status : {RunStatus::complete, RunStatus::failed})
+    if (name == status_name(status)) return status;
+  return RunStatus::incomplete;
+}
 namespace {
 
 constexpr std::size_t kHeader = 7;  // bytes, reps, transfers, bytes/transfer, wall, trials, alt trials

@@ -10,6 +10,12 @@
 
 namespace npgpu {
 
+// A run as last saved: complete, incomplete (interrupted) or failed.
+enum class RunStatus { complete, incomplete, failed };
+const char* status_name(RunStatus status);
+// The status a record names; a name this npgpu does not know reads as incomplete.
+RunStatus status_named(const std::string& name);
+
 struct SizeResult {
   std::uint64_t bytes = 0;
   std::uint64_t reps = 0;  // repetitions in each trial

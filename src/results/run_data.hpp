@@ -45,7 +45,7 @@ struct AggregateData {
 // --pairs all: the sizes and the cells slower than their class.
 struct MatrixData {
   std::vector<double> bytes;
-  std::vector<std::string> patterns;
+  std::vector<Pattern> patterns;
   std::vector<std::string> rank_host, rank_gpu, classes;
   std::vector<int> cell_class;  // [from * ranks + to]
   std::vector<double> throughput;  // [size][from][to], B/s; NaN: not measured
@@ -57,8 +57,12 @@ struct MatrixData {
 struct RunData {
   std::string file;   // the record it came from
   std::string group;  // "/runs/0001"
-  std::string module, pattern, headline, status, status_reason, command_line, started_utc;
-  std::string concurrency, pairs;
+  std::string module, pattern, headline, status_reason, command_line, started_utc;
+  RunStatus status = RunStatus::complete;
+  std::string concurrency;
+  std::string pairs;  // as the record says it: "0:1", "halves", "all, sampled 3 of 7 partners (seed 42)"; "" per rank
+  PairingMode pairing = PairingMode::one_pair;  // of a pair module
+  bool sampled = false;                         // all: each rank saw a drawn few of its partners
   std::vector<std::string> rank_host;
   PlacementFacts facts;  // rank 0's placement facts: direction, host_memory, gpu_path ...
   std::vector<PlacementFacts> rank_facts;  // every rank's, by rank (GPU, bus id, NUMA node ...)

@@ -33,7 +33,7 @@ struct RunRecord {
   std::vector<Pattern> patterns;         // the pattern of each size of the schedule
   std::string started_utc;
   std::string finished_utc;
-  std::string status = "incomplete";  // complete, incomplete (interrupted) or failed, as last saved
+  RunStatus status = RunStatus::incomplete;  // as last saved
   std::string status_reason;          // why it is not complete
   std::vector<ExpectationOutcome> expectations;  // judged when the run is complete
   std::vector<Curve> curves;         // complete on rank 0 only

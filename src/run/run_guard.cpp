@@ -93,7 +93,7 @@ void RunGuard::watch() {
       // mpirun also SIGTERMs the survivors when a rank dies: what each one waited for names the
       // rank that is gone.
       const std::string line = "interrupted by " + name + waiting_text();
-      stop(kExitInterrupted, line, "incomplete",
+      stop(kExitInterrupted, line, RunStatus::incomplete,
            line + (signal == SIGTERM ? " (a batch system's time limit, or mpirun stopping the job)" : ""));
     }
     std::unique_lock<std::mutex> hold(mutex_);
@@ -104,7 +104,7 @@ void RunGuard::watch() {
     std::function<void()> abort_waits = abort_waits_;
     hold.unlock();
     if (abort_waits) abort_waits();
-    stop(kExitTimeout, line, "failed", "rank " + std::to_string(rank_) + ": " + line);
+    stop(kExitTimeout, line, RunStatus::failed, "rank " + std::to_string(rank_) + ": " + line);
   }
 }
 
@@ -113,7 +113,7 @@ std::string RunGuard::waiting_text() {
   return armed_ ? " while waiting for " + waiting_for_ : std::string();
 }
 
-void RunGuard::stop(int code, const std::string& line, const std::string& status, const std::string& reason) {
+void RunGuard::stop(int code, const std::string& line, RunStatus status, const std::string& reason) {
   std::string saved;
   // Held until the process exits, so that forget() cannot return while the record is being saved.
   mutex_.lock();
@@ -129,7 +129,7 @@ void RunGuard::stop(int code, const std::string& line, const std::string& status
     record->status_reason = reason;
     try {
       saved = "; saved " + std::to_string(sizes_saved(*record)) + " finished sizes to " + record->options.output + " (" +
-              writer->finish(*record) + ", marked " + status + ")";
+              writer->finish(*record) + ", marked " + status_name(status) + ")";
     } catch (const std::exception& error) {
       saved = std::string("; could not save what was measured: ") + error.what();
     }

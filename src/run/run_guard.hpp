@@ -47,7 +47,7 @@ class RunGuard {
  private:
   void watch();
   std::string waiting_text();  // " while waiting for ...", or nothing between waits
-  [[noreturn]] void stop(int code, const std::string& line, const std::string& status, const std::string& reason);
+  [[noreturn]] void stop(int code, const std::string& line, RunStatus status, const std::string& reason);
 
   int rank_;
   std::mutex mutex_;  // guards the fields below

@@ -15,7 +15,7 @@ MatrixData matrix_of(int hosts, const std::function<double(int, int)>& rate) {
   MatrixData m;
   for (int h = 0; h < hosts; ++h) m.rank_host.push_back("h" + std::to_string(h + 1));
   m.bytes = {1 << 20};
-  m.patterns = {"stream"};
+  m.patterns = {Pattern::stream};
   for (int from = 0; from < hosts; ++from)
     for (int to = 0; to < hosts; ++to) m.throughput.push_back(from == to ? std::nan("") : rate(from, to));
   return m;

@@ -16,7 +16,7 @@ namespace npgpu {
 namespace {
 
 RunData run_of(const std::string& file, const std::string& group, const std::string& module, const std::string& pattern,
-               const std::string& status = "complete", const std::string& reason = "") {
+               RunStatus status = RunStatus::complete, const std::string& reason = "") {
   RunData run;
   run.file = file;
   run.group = group;
@@ -151,6 +151,7 @@ TEST(Report, PairsTogetherAgainstAloneNameTheNetworkBetweenTheirHosts) {
   const auto halves = [](const std::string& group, const std::string& concurrency, double beta) {
     RunData run = run_of("cluster.h5", group, "tcp", "stream");
     run.pairs = "halves";
+    run.pairing = PairingMode::halves;
     run.concurrency = concurrency;
     for (int pair = 0; pair < 4; ++pair) {
       CurveData curve = hockney_curve("rank" + std::to_string(pair), 50e-6, beta);
@@ -178,6 +179,7 @@ TEST(Report, HalvesAgainstAnAllPairsRunOfTheSameHosts) {
   const auto halves = [](double pair_rate) {
     RunData run = run_of("survey.h5", "/runs/0001", "tcp", "stream");
     run.pairs = "halves";
+    run.pairing = PairingMode::halves;
     run.concurrency = "together";
     for (int pair = 0; pair < 4; ++pair) {
       CurveData curve = hockney_curve("rank" + std::to_string(pair), 1e-9, pair_rate);
@@ -192,10 +194,11 @@ TEST(Report, HalvesAgainstAnAllPairsRunOfTheSameHosts) {
   const auto all_pairs = [](bool trunk) {
     RunData run = run_of("survey.h5", "/runs/0002", "tcp", "stream");
     run.pairs = "all";
+    run.pairing = PairingMode::all;
     MatrixData m;
     for (int h = 1; h <= 8; ++h) m.rank_host.push_back("h" + std::to_string(h));
     m.bytes = {1 << 20};
-    m.patterns = {"stream"};
+    m.patterns = {Pattern::stream};
     m.throughput.assign(64, 50e6);
     for (const PairStep& step : pairing_steps({PairingMode::all, 0, 1, 8, 0, 0, false})) {
       int crossing[2] = {0, 0};
@@ -314,7 +317,7 @@ TEST(Report, FilesSideBySideWithRatiosAndAsJson) {
 }
 
 TEST(Report, LinkJudgesCurvesWithoutAPeakAndUnfinishedRunsAreNamed) {
-  RunData run = run_of("x.h5", "/runs/0001", "tcp", "stream", "incomplete", "interrupted by SIGINT");
+  RunData run = run_of("x.h5", "/runs/0001", "tcp", "stream", RunStatus::incomplete, "interrupted by SIGINT");
   run.curves = {hockney_curve("rank0", 20e-6, 10e9)};
   const Report report = make_report({run}, LinkPeak{12.5e9, "100 Gb/s Ethernet"}, path_words);
   EXPECT_TRUE(report.runs[0].curves[0].link_peak_given);
