@@ -2,15 +2,10 @@
 // max/any steps between trials make each decision the same on every rank, so no rank waits forever.
 #include "run/driver.hpp"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <functional>
-#include <map>
 #include <set>
-#include <sstream>
 #include <limits>
 #include <optional>
 #include <string>
@@ -23,6 +18,7 @@
 #include "run/time_left.hpp"
 #include "results/run_data.hpp"
 #include "report/break_checks.hpp"
+#include "system/oversubscription.hpp"
 
 namespace npgpu {
 namespace {
@@ -55,37 +51,6 @@ std::vector<Group> measurement_groups(const RunRecord& record, const Team& team)
 
 bool contains(const std::vector<int>& ranks, int rank) {
   return std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
-}
-
-// "BOOT_ID CPU CPU ...": the machine this rank runs on (its kernel's boot id: network namespaces
-// give hosts names of their own on one machine) and the cores it may run on.
-std::string machine_and_cores() {
-  std::string text;
-  std::getline(std::ifstream("/proc/sys/kernel/random/boot_id"), text);
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0)
-    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-      if (CPU_ISSET(cpu, &allowed)) text += " " + std::to_string(cpu);
-  return text;
-}
-
-// "8 ranks on 2 cores of one machine", where the ranks of a machine outnumber the cores they may
-// run on; "" where none do.
-std::string oversubscription(const std::vector<std::string>& machines_and_cores) {
-  std::map<std::string, std::pair<int, std::set<std::string>>> machines;
-  for (const std::string& text : machines_and_cores) {
-    std::istringstream words(text);
-    std::string machine, cpu;
-    words >> machine;
-    auto& [ranks, cores] = machines[machine];
-    ++ranks;
-    while (words >> cpu) cores.insert(cpu);
-  }
-  for (const auto& [machine, counts] : machines)
-    if (!counts.second.empty() && counts.first > static_cast<int>(counts.second.size()))
-      return std::to_string(counts.first) + " ranks on " + std::to_string(counts.second.size()) + " cores of one machine";
-  return {};
 }
 
 constexpr double kDamaged = std::numeric_limits<double>::infinity();  // a time no trial takes
