@@ -582,12 +582,12 @@ class Sweep {
   void collect_link_peaks(const Group& group, std::size_t first_curve) {
     const LinkPeak mine = module_.link_peak();
     expect_collective(record_.schedule.back(), options_.pattern, "gathering the link peaks");
-    const std::vector<std::string> all = team_.gather(std::to_string(mine.bytes_per_second) + "\t" + mine.how);
+    const std::vector<double> rates = team_.gather(std::vector<double>{mine.bytes_per_second});
+    const std::vector<std::string> hows = team_.gather(mine.how);
     on_root([&] {
       for (std::size_t i = 0; i < group.timers.size(); ++i) {
-        const std::string& text = all.at(static_cast<std::size_t>(group.timers[i]));
-        const auto tab = text.find('\t');
-        record_.curves[first_curve + i].link_peak = {std::stod(text.substr(0, tab)), text.substr(tab + 1)};
+        const auto rank = static_cast<std::size_t>(group.timers[i]);
+        record_.curves[first_curve + i].link_peak = {rates.at(rank), hows.at(rank)};
       }
     });
   }
