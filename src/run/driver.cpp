@@ -530,7 +530,8 @@ class Sweep {
     result.reps = reps_to_fill(calibration, seconds_per_rep);
     const bool timer = contains(group.timers, team_.rank());
     int resizes_left = kMaxResizes;
-    for (std::uint64_t trial = 0; trial < options_.max_trials; ++trial) {
+    std::uint64_t trial = 0;
+    while (trial < options_.max_trials) {
       const NvtxRange range(options_.nvtx, "trial " + std::to_string(trial));
       TrialTiming timing;
       const double trial_seconds_per_rep =
@@ -547,8 +548,7 @@ class Sweep {
       if (trial == 0 && resizes_left > 0 && far_from_the_trial_time) {
         --resizes_left;
         result.reps = resized;
-        trial = std::numeric_limits<std::uint64_t>::max();  // the loop's ++ starts the trials again
-        continue;
+        continue;  // the first trial again, with the new repetitions
       }
       if (options_.check_data) check_data(group, bytes, pattern, trial);
       if (timer) {
@@ -559,6 +559,7 @@ class Sweep {
       const bool enough = trial + 1 >= options_.min_trials;
       const bool another = !enough || (timer && !(result.precision <= options_.precision));
       if (!team_.any(another, expect_collective(bytes, pattern, "the step that decides on another trial"))) break;
+      ++trial;
     }
     return result;
   }
