@@ -1,0 +1,223 @@
+#include "run/curve_sweep.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "npgpu/sizes.hpp"
+#include "results/run_data.hpp"
+#include "report/break_checks.hpp"
+#include "run/nvtx.hpp"
+#include "run/size_measurement.hpp"
+#include "run/time_left.hpp"
+
+namespace npgpu {
+namespace {
+
+constexpr std::uint64_t kFirstProbeBytes = 1 << 20;
+constexpr std::size_t kProbeRepetitions = 5;
+
+class CurveSweep {
+ public:
+  CurveSweep(CollectiveSteps& steps, Module& module, RunRecord& record, const std::vector<Reporter*>& reporters,
+             DriftingClock* drifting)
+      : steps_(steps), module_(module), record_(record), options_(record.options), reporters_(reporters),
+        drifting_(drifting), size_(steps, module, record.options), groups_(measurement_groups(record, steps.team())) {}
+
+  void run() {
+    const std::vector<std::string> variants = module_.variants();
+    const std::size_t sweeps = groups_.size() * variants.size();
+    progress_.total = sweeps * record_.schedule.size();
+    std::size_t sweep = 0;
+    for (const Group& group : groups_)
+      for (std::size_t v = 0; v < variants.size(); ++v, ++sweep) {
+        module_.select_variant(v);
+        steps_.select_peers(group);
+        sweep_sizes(group, variants[v], sweeps - sweep - 1);
+      }
+  }
+
+ private:
+  // How a size was measured in the sweep, the same on every rank: what measuring it again repeats.
+  struct HowMeasured {
+    std::uint64_t reps = 0, window = 1;
+  };
+
+  // One curve per timing rank of the group, over the whole schedule.
+  void sweep_sizes(const Group& group, const std::string& variant, std::size_t sweeps_after) {
+    const std::size_t first_curve = record_.curves.size();
+    steps_.on_root([&] {
+      for (int rank : group.timers) {
+        const int peer = group.peers.empty() ? -1 : group.peers[static_cast<std::size_t>(rank)].to;
+        record_.curves.push_back({rank, steps_.host_of(rank), variant, {}, {}, peer,
+                                  peer < 0 ? "" : steps_.host_of(peer), {}, {}});
+      }
+    });
+    size_.start_sweep();
+    probe_ = probe_large_sizes(group);
+    std::vector<HowMeasured> swept;
+    for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
+      const std::uint64_t bytes = record_.schedule[index];
+      const NvtxRange range(options_.nvtx, "npgpu " + (variant.empty() ? "" : variant + " ") + format_bytes(bytes));
+      if (drifting_ != nullptr && bytes >= options_.drift->from_bytes) drifting_->start();
+      const double started = steps_.clock().now();
+      const std::uint64_t window = size_.choose_window(group, bytes, options_.pattern);
+      SizeResult mine = size_.measure(group, bytes, options_.pattern, window);
+      mine.wall_seconds = steps_.clock().now() - started;
+      swept.push_back({mine.reps, window});
+      ++progress_.done;
+      collect(group, mine, first_curve, [&] {
+        progress_.seconds_left = estimate_seconds_left(index, sweeps_after);
+        for (Reporter* reporter : reporters_) reporter->size_done(record_, first_curve, index, progress_);
+      });
+    }
+    measure_breaks_again(group, first_curve, swept);
+    collect_link_peaks(group, first_curve);
+    steps_.idle();
+  }
+
+  // Before a sweep, for its time left: one repetition (a window of one message) of 1 MiB, then of
+  // 16 times that while each took under an eighth of a trial, up to the largest size. The largest
+  // sizes cost the most and come last; this is their rate, known from the start. The median of a
+  // few more repetitions of the last size probed is steadier than one. It is still low where
+  // messages rotate cache-cold: the transport's first pass over each part of the pool is slow (mpi
+  // pingpong of 1 MiB here: about 1.8 ms a round trip for the first 256 repetitions, 0.4 ms after,
+  // 0.24 ms in the sweep, whose smaller sizes make that pass). No probe sends more than 16 x a
+  // message that took an eighth of a trial, so a slow link never waits long. Corrupt data here is
+  // left for the sweep to find at its size, with the sizes before it kept.
+  Probe probe_large_sizes(const Group& group) {
+    const std::uint64_t largest = record_.schedule.back();
+    const auto one_repetition = [&](std::uint64_t bytes) {
+      return steps_.timed_reps(group, bytes, options_.pattern, 1, 1, nullptr, "the probe",
+                               CollectiveSteps::Damage::ignored);
+    };
+    Probe probe;
+    TransferShape shape{};
+    std::uint64_t probed = 0;
+    for (std::uint64_t bytes = std::min(largest, kFirstProbeBytes);; bytes = std::min(largest, bytes * 16)) {
+      shape = module_.shape(options_.pattern, bytes, 1);
+      const double seconds = one_repetition(bytes);
+      if (!(seconds > 0)) return probe;
+      probe = {shape.bytes_per_transfer, seconds / shape.transfers_per_rep};
+      probed = bytes;
+      if (bytes == largest || seconds >= options_.calibration.trial_seconds / 8) break;
+    }
+    std::vector<double> repetitions;
+    for (std::size_t i = 0; i < kProbeRepetitions; ++i) {
+      const double seconds = one_repetition(probed);
+      if (!(seconds > 0)) return probe;
+      repetitions.push_back(seconds);
+    }
+    probe.seconds_per_transfer = summarize(repetitions).median / shape.transfers_per_rep;
+    return probe;
+  }
+
+  // The sizes beside each candidate break the group's curves show, measured again in turn
+  // (break_checks.hpp): one trial of each a round, as the sweep measured it; the trials go onto the
+  // curves beside the sweep's, for the report to tell the breaks that repeat from those the machine
+  // made. Rank 0 chooses the sizes from its curves.
+  void measure_breaks_again(const Group& group, std::size_t first_curve, const std::vector<HowMeasured>& swept) {
+    const Team& team = steps_.team();
+    std::vector<std::uint64_t> sizes;
+    steps_.on_root([&] {
+      std::set<std::size_t> chosen;
+      for (std::size_t c = first_curve; c < record_.curves.size(); ++c)
+        for (std::size_t index : sizes_to_measure_again(curve_data(record_.curves[c], options_.headline))) chosen.insert(index);
+      sizes.assign(chosen.begin(), chosen.end());
+    });
+    sizes.resize(team.broadcast(sizes.size()));
+    for (std::uint64_t& index : sizes) index = team.broadcast(index);
+    std::vector<std::uint64_t> order;
+    std::vector<double> mine;
+    for (std::size_t round = 0; round < kRecheckRounds; ++round)
+      for (std::size_t k = 0; k < sizes.size(); ++k) {
+        const std::uint64_t index = sizes[round % 2 == 0 ? k : sizes.size() - 1 - k];
+        const std::uint64_t bytes = record_.schedule[index], reps = swept[index].reps, window = swept[index].window;
+        // A warm-up of a quarter trial first, as each size had in the sweep: a trial right after
+        // another size pays for the switch (caches, the transport's state) in its first repetitions.
+        steps_.timed_reps(group, bytes, options_.pattern, std::max<std::uint64_t>(1, reps / 4), window, nullptr,
+                          "the warm-up of a break's size measured again");
+        TrialTiming timing;
+        steps_.timed_reps(group, bytes, options_.pattern, reps, window, &timing, "a break's size measured again");
+        order.push_back(bytes);
+        mine.push_back(timing.seconds);
+      }
+    if (order.empty()) return;
+    const Team::CollectiveWait wait =
+        steps_.expect_collective(order.back(), options_.pattern, "gathering the sizes measured again");
+    const std::vector<double> all = team.gather(mine, wait);
+    steps_.on_root([&] {
+      for (std::size_t i = 0; i < group.timers.size(); ++i) {
+        Curve& curve = record_.curves[first_curve + i];
+        const auto from = all.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(group.timers[i]) * mine.size());
+        curve.recheck_bytes = order;
+        curve.recheck_trial_seconds.assign(from, from + static_cast<std::ptrdiff_t>(mine.size()));
+      }
+    });
+  }
+
+  // Rank 0 keeps every timing rank's result of this size in its curve, then reports it.
+  template <typename Report>
+  void collect(const Group& group, const SizeResult& mine, std::size_t first_curve, Report report) {
+    const std::size_t length = packed_length(options_.max_trials);
+    const Team::CollectiveWait wait = steps_.expect_collective(mine.bytes, options_.pattern, "gathering the results");
+    const std::vector<double> all = steps_.team().gather(pack(mine, options_.max_trials), wait);
+    steps_.on_root([&] {
+      for (std::size_t i = 0; i < group.timers.size(); ++i) {
+        const auto rank = static_cast<std::size_t>(group.timers[i]);
+        record_.curves[first_curve + i].sizes.push_back(unpack(all.data() + rank * length, options_.max_trials));
+      }
+      report();
+    });
+  }
+
+  // What each timing rank's module says of the link it measured, onto its curve.
+  void collect_link_peaks(const Group& group, std::size_t first_curve) {
+    const LinkPeak mine = module_.link_peak();
+    steps_.expect_collective(record_.schedule.back(), options_.pattern, "gathering the link peaks");
+    const std::vector<double> rates = steps_.team().gather(std::vector<double>{mine.bytes_per_second});
+    const std::vector<std::string> hows = steps_.team().gather(mine.how);
+    steps_.on_root([&] {
+      for (std::size_t i = 0; i < group.timers.size(); ++i) {
+        const auto rank = static_cast<std::size_t>(group.timers[i]);
+        record_.curves[first_curve + i].link_peak = {rates.at(rank), hows.at(rank)};
+      }
+    });
+  }
+
+  // This sweep's sizes left (seconds_left_in_sweep), then every later sweep as long as this one.
+  double estimate_seconds_left(std::size_t index, std::size_t sweeps_after) const {
+    const Curve& curve = record_.curves.back();
+    const std::vector<std::uint64_t> remaining(record_.schedule.begin() + static_cast<std::ptrdiff_t>(index) + 1,
+                                               record_.schedule.end());
+    const SweepPlan plan{options_.calibration, options_.min_trials, options_.window, options_.window_given,
+                         size_.shortest_round_trip(), [&](std::uint64_t bytes, std::uint64_t window) {
+                           return module_.shape(options_.pattern, bytes, window);
+                         },
+                         probe_};
+    const double left = seconds_left_in_sweep(curve.sizes, remaining, plan);
+    double spent = 0;
+    for (const SizeResult& size : curve.sizes) spent += size.wall_seconds;
+    return left + static_cast<double>(sweeps_after) * (spent + left);
+  }
+
+  CollectiveSteps& steps_;
+  Module& module_;
+  RunRecord& record_;
+  const RunOptions& options_;
+  const std::vector<Reporter*>& reporters_;
+  DriftingClock* drifting_;  // --test-clock-drift, or null
+  SizeMeasurement size_;
+  std::vector<Group> groups_;
+  Probe probe_;  // of this sweep's large sizes
+  Progress progress_;
+};
+
+}  // namespace
+
+void sweep_curves(CollectiveSteps& steps, Module& module, RunRecord& record, const std::vector<Reporter*>& reporters,
+                  DriftingClock* drifting) {
+  CurveSweep(steps, module, record, reporters, drifting).run();
+}
+
+}  // namespace npgpu
