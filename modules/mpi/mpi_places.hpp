@@ -3,9 +3,9 @@
 // network between two of them that MPI moves host memory over (mpi, mpiRma).
 #include <mpi.h>
 
+#include "net_common/ip_networks.hpp"
 #include "npgpu/module.hpp"
 #include "pair/pair_facts.hpp"
-#include "tcp/socket.hpp"
 
 namespace npgpu {
 
@@ -21,9 +21,9 @@ class MpiPlaces {
   LinkPeak host_link_peak(int rank, int peer, Pattern pattern) const;
 
  private:
-  tcp::Place place(int rank) const;
+  Place place(int rank) const;
 
-  RankFacts hosts_, networks_;  // by rank: host name, tcp::local_networks()
+  RankFacts hosts_, networks_;  // by rank: host name, local_networks()
 };
 
 }  // namespace npgpu

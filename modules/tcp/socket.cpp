@@ -1,8 +1,6 @@
 #include "tcp/socket.hpp"
 
 #include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -10,13 +8,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <bit>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
-#include <sstream>
 #include <utility>
 
+#include "net_common/ip_networks.hpp"
 #include "npgpu/errors.hpp"
 
 namespace npgpu::tcp {
@@ -54,41 +50,9 @@ void set_nodelay(int fd, const SocketOptions& options) {
 }
 
 Endpoint endpoint_of(const sockaddr_storage& address) {
-  char text[INET6_ADDRSTRLEN] = {};
-  if (address.ss_family == AF_INET) {
-    const auto& v4 = reinterpret_cast<const sockaddr_in&>(address);
-    inet_ntop(AF_INET, &v4.sin_addr, text, sizeof text);
-    return {text, ntohs(v4.sin_port)};
-  }
-  const auto& v6 = reinterpret_cast<const sockaddr_in6&>(address);
-  inet_ntop(AF_INET6, &v6.sin6_addr, text, sizeof text);
-  return {text, ntohs(v6.sin6_port)};
-}
-
-// An IPv4 interface address and the prefix length of its network.
-struct Network {
-  std::string text;  // the address alone
-  std::uint32_t address = 0;
-  int prefix = 0;
-  bool contains(std::uint32_t other) const {
-    const std::uint32_t mask = prefix == 0 ? 0 : ~std::uint32_t{0} << (32 - prefix);
-    return (address & mask) == (other & mask);
-  }
-};
-
-// "10.0.0.2/24 192.168.1.5/16" as local_networks() writes it; malformed words are skipped.
-std::vector<Network> parse_networks(const std::string& words) {
-  std::vector<Network> networks;
-  std::istringstream in(words);
-  for (std::string word; in >> word;) {
-    const std::size_t slash = word.find('/');
-    in_addr address{};
-    if (slash == std::string::npos || inet_pton(AF_INET, word.substr(0, slash).c_str(), &address) != 1) continue;
-    const int prefix = std::atoi(word.c_str() + slash + 1);
-    if (prefix < 0 || prefix > 32) continue;
-    networks.push_back({word.substr(0, slash), ntohl(address.s_addr), prefix});
-  }
-  return networks;
+  const in_port_t port = address.ss_family == AF_INET ? reinterpret_cast<const sockaddr_in&>(address).sin_port
+                                                      : reinterpret_cast<const sockaddr_in6&>(address).sin6_port;
+  return {numeric_address(reinterpret_cast<const sockaddr&>(address)), ntohs(port)};
 }
 
 // Whole pieces, one after another: how far the current piece has got.
@@ -150,42 +114,6 @@ std::string listen_address(const std::vector<std::string>& hosts) {
   return one_host ? "127.0.0.1" : "0.0.0.0";
 }
 
-std::string local_networks() {
-  ifaddrs* interfaces = nullptr;
-  if (getifaddrs(&interfaces) != 0) fail("getifaddrs");
-  std::string networks;
-  for (const ifaddrs* i = interfaces; i != nullptr; i = i->ifa_next) {
-    if (i->ifa_addr == nullptr || i->ifa_netmask == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
-    if ((i->ifa_flags & IFF_UP) == 0 || (i->ifa_flags & IFF_LOOPBACK) != 0) continue;
-    char text[INET_ADDRSTRLEN] = {};
-    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(i->ifa_addr)->sin_addr, text, sizeof text);
-    const std::uint32_t mask = ntohl(reinterpret_cast<const sockaddr_in*>(i->ifa_netmask)->sin_addr.s_addr);
-    networks += (networks.empty() ? "" : " ") + std::string(text) + "/" + std::to_string(std::popcount(mask));
-  }
-  freeifaddrs(interfaces);
-  return networks;
-}
-
-Route route_to(const Place& mine, const Place& peer) {
-  if (mine.host == peer.host) return {"127.0.0.1", "yes (loopback)"};
-  for (const Network& theirs : parse_networks(peer.networks))
-    for (const Network& ours : parse_networks(mine.networks))
-      if (ours.contains(theirs.address))
-        return {theirs.text, "no (peer's address on a network both hosts are on)"};
-  return {peer.host, "no (peer found by host name)"};
-}
-
-std::vector<std::string> addresses_toward(const Place& mine, const Place& peer) {
-  std::vector<std::string> addresses;
-  for (const Network& ours : parse_networks(mine.networks))
-    for (const Network& theirs : parse_networks(peer.networks))
-      if (ours.contains(theirs.address)) {
-        addresses.push_back(ours.text);
-        break;
-      }
-  return addresses;
-}
-
 Socket listen_on(const std::string& address, const SocketOptions& options) {
   sockaddr_in where{};
   where.sin_family = AF_INET;
@@ -245,23 +173,6 @@ Endpoint peer_endpoint(const Socket& socket) {
   socklen_t length = sizeof address;
   checked(getpeername(socket.fd(), reinterpret_cast<sockaddr*>(&address), &length), "getpeername");
   return endpoint_of(address);
-}
-
-std::string interface_of(const std::string& address) {
-  ifaddrs* interfaces = nullptr;
-  if (getifaddrs(&interfaces) != 0) return "unknown";
-  std::string name = "unknown";
-  for (const ifaddrs* i = interfaces; i != nullptr; i = i->ifa_next) {
-    if (i->ifa_addr == nullptr || (i->ifa_addr->sa_family != AF_INET && i->ifa_addr->sa_family != AF_INET6)) continue;
-    sockaddr_storage copy{};
-    std::memcpy(&copy, i->ifa_addr, i->ifa_addr->sa_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6));
-    if (endpoint_of(copy).address == address) {
-      name = i->ifa_name;
-      break;
-    }
-  }
-  freeifaddrs(interfaces);
-  return name;
 }
 
 GrantedBuffers granted_buffers(const Socket& socket) {

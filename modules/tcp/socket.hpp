@@ -30,24 +30,6 @@ struct SocketOptions {
 // Where a rank listens, from every rank's host name: loopback when all share one host, else every
 // interface.
 std::string listen_address(const std::vector<std::string>& hosts);
-// This host's IPv4 networks as "address/prefix" words (interfaces that are up, loopback left out).
-std::string local_networks();
-
-// Where a rank is: its host name and local_networks().
-struct Place {
-  std::string host;
-  std::string networks;
-};
-// Where a rank finds a peer, and how it was found (for the record).
-struct Route {
-  std::string address;  // numeric, or a host name for connect_to to resolve
-  std::string how;
-};
-// Loopback on its own host; else the peer's address on a network both are on (the interface the
-// peer is reached through without a router, whatever its name resolves to); else its host name.
-Route route_to(const Place& mine, const Place& peer);
-// This host's addresses on networks the peer has an address on: where traffic to it can leave.
-std::vector<std::string> addresses_toward(const Place& mine, const Place& peer);
 
 // Listens on a numeric address at a port the kernel picks. Buffer sizes are set before listen,
 // so the connection inherits them and negotiates its window scale to fit.
@@ -62,8 +44,6 @@ struct Endpoint {
 };
 Endpoint local_endpoint(const Socket& socket);
 Endpoint peer_endpoint(const Socket& socket);
-// The network interface that owns a local address ("lo"), or "unknown".
-std::string interface_of(const std::string& address);
 
 // What the kernel granted: Linux doubles what it is asked, up to net.core.wmem_max / rmem_max.
 struct GrantedBuffers {

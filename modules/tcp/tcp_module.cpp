@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "npgpu/link_peaks.hpp"
+#include "net_common/ip_networks.hpp"
 #include "npgpu/module.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/network_peaks.hpp"
@@ -75,7 +76,7 @@ class TcpModule final : public PatternModule<PairPatterns> {
     if (socket == sockets_.end()) return {};
     const LinkPeak one_way = hosts_[static_cast<std::size_t>(comm_.rank())] == hosts_[static_cast<std::size_t>(socket->first)]
                                  ? same_host_peak("the kernel's loopback")
-                                 : interface_peak(network_interfaces(), tcp::interface_of(tcp::local_endpoint(socket->second).address));
+                                 : interface_peak(network_interfaces(), interface_of(tcp::local_endpoint(socket->second).address));
     return pattern_ == Pattern::bidir ? both_directions(one_way) : one_way;
   }
 
@@ -89,7 +90,7 @@ class TcpModule final : public PatternModule<PairPatterns> {
     const std::uint64_t asked = socket_options_.buffer_bytes;
     std::vector<std::pair<std::string, std::string>> facts{
         {"tcp_local", local.address + ":" + std::to_string(local.port)},
-        {"tcp_interface", tcp::interface_of(local.address)},
+        {"tcp_interface", interface_of(local.address)},
         {"tcp_peer", remote.address + ":" + std::to_string(remote.port)},
         {"tcp_peer_rank", std::to_string(peer)},
         {"tcp_same_host", route_how_.at(peer)},
@@ -110,13 +111,13 @@ class TcpModule final : public PatternModule<PairPatterns> {
     const MPI_Comm comm = comm_.get();
     const int rank = comm_.rank();
     hosts_ = gather_all(comm, processor_name());
-    const RankFacts networks = gather_all(comm, tcp::local_networks());
+    const RankFacts networks = gather_all(comm, local_networks());
     const tcp::Socket listener = tcp::listen_on(tcp::listen_address(hosts_), socket_options_);
     const RankFacts ports = gather_all(comm, std::to_string(tcp::local_endpoint(listener).port));
-    const auto place = [&](int r) { return tcp::Place{hosts_[static_cast<std::size_t>(r)], networks[static_cast<std::size_t>(r)]}; };
+    const auto place = [&](int r) { return Place{hosts_[static_cast<std::size_t>(r)], networks[static_cast<std::size_t>(r)]}; };
     int accepts = 0;
     for (int peer : partners) {
-      const tcp::Route route = tcp::route_to(place(rank), place(peer));
+      const Route route = route_to(place(rank), place(peer));
       route_how_[peer] = route.how;
       if (peer < rank) {
         ++accepts;

@@ -3,6 +3,7 @@
 
 #include <thread>
 
+#include "net_common/ip_networks.hpp"
 #include "npgpu/buffers.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/sizes.hpp"
