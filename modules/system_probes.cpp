@@ -1,6 +1,6 @@
 #include "npgpu/system_probes.hpp"
 
-#include "mpi/gpu_path.hpp"
+#include "mpi_common/cuda_awareness.hpp"
 #ifdef NPGPU_HAVE_CUDA
 #include "cuda_common/gpu_inventory.hpp"
 #endif

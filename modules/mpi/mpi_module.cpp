@@ -7,11 +7,12 @@
 #include <optional>
 
 #include "npgpu/module.hpp"
-#include "mpi/device_buffers.hpp"
 #include "mpi/gpu_path.hpp"
-#include "mpi/mpi_places.hpp"
 #include "mpi/mpi_settings.hpp"
 #include "mpi/mpi_transport.hpp"
+#include "mpi/staging.hpp"
+#include "mpi_common/device_buffers.hpp"
+#include "mpi_common/mpi_places.hpp"
 #include "npgpu/errors.hpp"
 #include "npgpu/gpu_binding.hpp"
 #include "pair/message_memory.hpp"

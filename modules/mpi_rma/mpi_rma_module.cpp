@@ -8,9 +8,9 @@
 #include <climits>
 #include <optional>
 
-#include "mpi/device_buffers.hpp"
-#include "mpi/gpu_path.hpp"
-#include "mpi/mpi_places.hpp"
+#include "mpi_common/cuda_awareness.hpp"
+#include "mpi_common/device_buffers.hpp"
+#include "mpi_common/mpi_places.hpp"
 #include "mpi_rma/rma_options.hpp"
 #include "mpi_rma/rma_windows.hpp"
 #include "npgpu/errors.hpp"

@@ -3,7 +3,7 @@
 #include <memory>
 #include <string>
 
-#include "mpi/gpu_path.hpp"
+#include "mpi_common/cuda_awareness.hpp"
 #include "npgpu/module_options.hpp"
 #include "npgpu/run_view.hpp"
 #include "pair/one_sided_patterns.hpp"

@@ -1,4 +1,4 @@
-#include "mpi/device_buffers.hpp"
+#include "mpi/staging.hpp"
 
 #include <algorithm>
 
@@ -6,10 +6,7 @@
 #include "npgpu/sizes.hpp"
 
 #ifdef NPGPU_HAVE_CUDA
-#include "cuda_common/gpu.hpp"
-#include "cuda_common/gpu_options.hpp"
 #include "mpi/staged_transfer.hpp"
-#include "pair/message_memory.hpp"
 #endif
 
 namespace npgpu {
@@ -33,18 +30,6 @@ std::string staging_description(const MpiOptions& options, std::uint64_t max_byt
 
 #ifdef NPGPU_HAVE_CUDA
 
-DeviceBuffers open_device_buffers(const Team& team, const std::string& buffers, int device, bool cold,
-                                  std::uint64_t max_bytes) {
-  Gpu gpu;
-  try {
-    gpu = open_gpu(team, chosen_device(device));
-  } catch (const UsageError& error) {
-    throw UsageError("--buffers " + buffers + " puts this rank's messages in GPU memory, but " + error.what());
-  }
-  const std::uint64_t pool = rotation_pool_bytes(max_bytes, gpu.l2_bytes, cold);
-  return {make_device_message_memory(pool, cold, max_bytes), gpu_facts(gpu)};
-}
-
 std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, const MpiOptions& options, std::uint64_t max_bytes,
                                                  bool on_device) {
   const std::uint64_t slots = options.staging == "naive" ? 1 : kPipelineSlots;
@@ -52,10 +37,6 @@ std::unique_ptr<Transport> make_staged_transport(MPI_Comm comm, const MpiOptions
 }
 
 #else
-
-DeviceBuffers open_device_buffers(const Team&, const std::string& buffers, int, bool, std::uint64_t) {
-  throw UsageError("--buffers " + buffers + ": GPU buffers need CUDA, and this build has none");
-}
 
 std::unique_ptr<Transport> make_staged_transport(MPI_Comm, const MpiOptions&, std::uint64_t, bool) {
   throw UsageError("--gpu-path staged needs CUDA, and this build has none");

@@ -1,4 +1,4 @@
-#include "mpi/mpi_places.hpp"
+#include "mpi_common/mpi_places.hpp"
 
 #include "npgpu/link_peaks.hpp"
 #include "npgpu/network_peaks.hpp"
