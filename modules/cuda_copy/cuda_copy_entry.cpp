@@ -1,22 +1,13 @@
 // cudaMemcpy's and cuMemcpy's catalog entries, and what a break or a shortfall means on their path.
+#include "cuda_common/gated_entry.hpp"
 #include "cuda_copy/copy_options.hpp"
 #include "npgpu/catalog.hpp"
 #include "npgpu/sizes.hpp"
-#ifdef NPGPU_HAVE_CUDA
-#include "cuda_common/gpu.hpp"
-#endif
 
 namespace npgpu {
 
-#ifdef NPGPU_HAVE_CUDA
 std::unique_ptr<Module> make_cuda_memcpy_module();  // cuda_copy_module.cpp, built with CUDA only
 std::unique_ptr<Module> make_cu_memcpy_module();
-constexpr MakeModule kRuntimeCopies = make_cuda_memcpy_module, kDriverCopies = make_cu_memcpy_module;
-constexpr UnavailableHere kNeedsGpu = cuda_unavailable_here;
-#else
-constexpr MakeModule kRuntimeCopies = nullptr, kDriverCopies = nullptr;  // this build has no CUDA
-constexpr UnavailableHere kNeedsGpu = nullptr;
-#endif
 
 namespace {
 
@@ -66,11 +57,11 @@ NPGPU_MODULE(cuda_copy) {
   return {{{"cudaMemcpy", "copies between host memory and this rank's GPU, or inside it (CUDA runtime API, copy engine or SM kernel)",
             Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA", cuda_copy_words,
             declare_cuda_memcpy_options},
-           kRuntimeCopies, kNeedsGpu},
+           NPGPU_NEEDS_CUDA(make_cuda_memcpy_module, cuda_unavailable_here)},
           {{"cuMemcpy", "the same copies through the CUDA driver API (cuMemcpyHtoD, DtoH, DtoD), copy engine",
             Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA", cuda_copy_words,
             declare_cu_memcpy_options},
-           kDriverCopies, kNeedsGpu}};
+           NPGPU_NEEDS_CUDA(make_cu_memcpy_module, cuda_unavailable_here)}};
 }
 
 }  // namespace npgpu

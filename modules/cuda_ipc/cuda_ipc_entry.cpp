@@ -1,21 +1,12 @@
 // cudaIpc's catalog entry, and what a break or a shortfall means on its path.
+#include "cuda_common/gated_entry.hpp"
 #include "cuda_common/gpu_options.hpp"
 #include "npgpu/catalog.hpp"
 #include "npgpu/sizes.hpp"
-#ifdef NPGPU_HAVE_CUDA
-#include "cuda_common/gpu.hpp"
-#endif
 
 namespace npgpu {
 
-#ifdef NPGPU_HAVE_CUDA
 std::unique_ptr<Module> make_cuda_ipc_module();  // cuda_ipc_module.cpp, built with CUDA only
-constexpr MakeModule kMake = make_cuda_ipc_module;
-constexpr UnavailableHere kUnavailableHere = cuda_unavailable_here;
-#else
-constexpr MakeModule kMake = nullptr;  // this build has no CUDA
-constexpr UnavailableHere kUnavailableHere = nullptr;
-#endif
 
 namespace {
 
@@ -36,7 +27,7 @@ NPGPU_MODULE(cuda_ipc) {
   return {{{"cudaIpc", "one GPU copies into another rank's GPU memory, mapped by CUDA IPC: ranks of one node (NVLink or PCIe)",
             Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, "CUDA", cuda_ipc_words,
             declare_device_options},
-           kMake, kUnavailableHere}};
+           NPGPU_NEEDS_CUDA(make_cuda_ipc_module, cuda_unavailable_here)}};
 }
 
 }  // namespace npgpu

@@ -1,21 +1,12 @@
 // nccl's catalog entry, and what a break or a shortfall means on its path.
+#include "cuda_common/gated_entry.hpp"
 #include "cuda_common/gpu_options.hpp"
 #include "npgpu/catalog.hpp"
 #include "npgpu/sizes.hpp"
-#ifdef NPGPU_HAVE_CUDA
-#include "cuda_common/gpu.hpp"
-#endif
 
 namespace npgpu {
 
-#ifdef NPGPU_HAVE_NCCL
 std::unique_ptr<Module> make_nccl_module();  // nccl_module.cpp, built with NCCL only
-constexpr MakeModule kMake = make_nccl_module;
-constexpr UnavailableHere kUnavailableHere = cuda_unavailable_here;
-#else
-constexpr MakeModule kMake = nullptr;  // this build has no NCCL
-constexpr UnavailableHere kUnavailableHere = nullptr;
-#endif
 
 namespace {
 
@@ -37,7 +28,7 @@ NPGPU_MODULE(nccl) {
   return {{{"nccl", "ncclSend/ncclRecv between pairs of ranks' GPUs, communicator bootstrapped through MPI",
             Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 256 * MiB, "NCCL", nccl_words,
             declare_device_options},
-           kMake, kUnavailableHere}};
+           NPGPU_NEEDS_NCCL(make_nccl_module, cuda_unavailable_here)}};
 }
 
 }  // namespace npgpu

@@ -1,21 +1,12 @@
 // p2p's catalog entry, and what a break or a shortfall means on its path.
+#include "cuda_common/gated_entry.hpp"
 #include "npgpu/catalog.hpp"
 #include "npgpu/sizes.hpp"
 #include "p2p/p2p_options.hpp"
-#ifdef NPGPU_HAVE_CUDA
-#include "cuda_common/gpu.hpp"
-#endif
 
 namespace npgpu {
 
-#ifdef NPGPU_HAVE_CUDA
 std::unique_ptr<Module> make_p2p_module();  // p2p_module.cpp, built with CUDA only
-constexpr MakeModule kMake = make_p2p_module;
-constexpr UnavailableHere kUnavailableHere = p2p_unavailable_here;
-#else
-constexpr MakeModule kMake = nullptr;  // this build has no CUDA
-constexpr UnavailableHere kUnavailableHere = nullptr;
-#endif
 
 namespace {
 
@@ -35,7 +26,7 @@ NPGPU_MODULE(p2p) {
   return {{{"p2p", "copies between two GPUs of a node over peer access (NVLink or PCIe); run it with one rank",
             Layout::per_rank, {Pattern::stream, Pattern::pingpong, Pattern::bidir}, 512 * MiB, "CUDA", p2p_words,
             declare_p2p_options},
-           kMake, kUnavailableHere}};
+           NPGPU_NEEDS_CUDA(make_p2p_module, p2p_unavailable_here)}};
 }
 
 }  // namespace npgpu
