@@ -52,16 +52,17 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
   }
 
   TransferShape shape(Pattern pattern, std::uint64_t bytes, std::uint64_t window) const override {
-    return patterns_->shape(pattern, bytes, window);
+    return patterns_->words().shape(pattern, bytes, window);
   }
 
-  std::string throughput_meaning(Pattern pattern) const override { return patterns_->throughput_meaning(pattern); }
+  std::string throughput_meaning(Pattern pattern) const override { return patterns_->words().throughput_meaning(pattern); }
 
   RepetitionWords repetition_words(Pattern pattern) const override {
-    return {patterns_->repetition(pattern), patterns_->one_transfer(pattern)};
+    const OneSidedWords words = patterns_->words();
+    return {words.repetition(pattern), words.one_transfer(pattern)};
   }
 
-  std::string message_check() const override { return patterns_->message_check(); }
+  std::string message_check() const override { return patterns_->words().message_check(); }
 
   std::uint64_t host_bytes_needed(const RunView& options, std::uint64_t max_bytes) const override {
     if (options_of<RmaOptions>(options.module_options).on_gpu()) return max_bytes;  // --check's staging
@@ -85,7 +86,7 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
                               : "fence: MPI_Win_fence on the window of the pair, by both of its ranks"},
             {"rma_window", windows_->description()},
             {"rma_memory_model", windows_->memory_model()},
-            {"rma_arrival", patterns_->arrival() + (lock ? "; the refresh is " + windows_->refresh_description() : "")},
+            {"rma_arrival", patterns_->words().arrival() + (lock ? "; the refresh is " + windows_->refresh_description() : "")},
             {"mpi_cuda_aware", describe(mpi_cuda_awareness())}};
     facts.insert(facts.end(), gpu_facts_.begin(), gpu_facts_.end());
     return facts;

@@ -6,7 +6,7 @@
 #include "mpi_common/cuda_awareness.hpp"
 #include "npgpu/module_options.hpp"
 #include "npgpu/run_view.hpp"
-#include "pair/one_sided_patterns.hpp"
+#include "pair/one_sided_transport.hpp"
 
 namespace npgpu {
 

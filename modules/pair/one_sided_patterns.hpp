@@ -33,13 +33,11 @@
 #include "npgpu/fault.hpp"
 #include "npgpu/module.hpp"
 #include "pair/one_sided_transport.hpp"
+#include "pair/one_sided_words.hpp"
 #include "pair/first_damage.hpp"
 #include "pair/transport.hpp"
 
 namespace npgpu {
-
-enum class OneSidedOperation { put, get };
-enum class OneSidedSync { flush, fence };
 
 // What a rank exposes for a receive pool of `pool_bytes` in host memory: the pool, then the notice
 // area (where a peer's notices land: one byte carrying a count), which starts at
@@ -68,13 +66,8 @@ class OneSidedPatterns {
   // DataError once both legs are over.
   void check(std::uint64_t bytes, std::uint64_t seed);
 
-  // The record's words for these patterns (Module::shape, throughput_meaning, repetition_words).
-  TransferShape shape(Pattern pattern, std::uint64_t bytes, std::uint64_t window) const;
-  std::string throughput_meaning(Pattern pattern) const;
-  std::string repetition(Pattern pattern) const;    // what run() times, e.g. "gets, each completed by a flush"
-  std::string one_transfer(Pattern pattern) const;  // e.g. "one way = half a round trip"
-  std::string arrival() const;                      // how a rank sees what a peer wrote
-  std::string message_check() const;                // the cheap check every message gets
+  // What the record and the console say of these patterns.
+  OneSidedWords words() const { return {operation_, sync_, tagged_}; }
 
  private:
   void repeat(Pattern pattern, std::uint64_t n);

@@ -15,6 +15,11 @@
 
 namespace npgpu {
 
+// What a transfer does (put into the peer's exposed memory, get out of it), and which epoch completes
+// it (flush: passive target; fence: active target).
+enum class OneSidedOperation { put, get };
+enum class OneSidedSync { flush, fence };
+
 class OneSidedTransport {
  public:
   virtual ~OneSidedTransport() = default;
