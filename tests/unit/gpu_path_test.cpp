@@ -3,6 +3,7 @@
 
 #include "mpi/gpu_path.hpp"
 #include "mpi/mpi_options.hpp"
+#include "mpi_common/cuda_awareness.hpp"
 #include "cli/cli.hpp"
 #include "npgpu/catalog.hpp"
 #include "support/refusal.hpp"
