@@ -1,6 +1,5 @@
 #include "npgpu/system_probes.hpp"
 
-#include "mpi_common/cuda_awareness.hpp"
 #ifdef NPGPU_HAVE_CUDA
 #include "cuda_common/gpu_inventory.hpp"
 #endif
@@ -18,6 +17,6 @@ GpuInventory gpu_inventory() {
 
 }  // namespace
 
-SystemProbes system_probes() { return {gpu_inventory, describe(mpi_cuda_awareness())}; }
+SystemProbes system_probes() { return {gpu_inventory}; }
 
 }  // namespace npgpu

@@ -1,8 +1,7 @@
 #pragma once
-// What only the modules can find out of the system: they hold the CUDA code and MPI's extensions.
+// What only the modules can find out of the system: they hold the CUDA code.
 // modules/system_probes.cpp fills it for collect_system_info (npgpu info and every record).
 #include <functional>
-#include <string>
 
 #include "npgpu/gpu_inventory.hpp"
 
@@ -10,7 +9,6 @@ namespace npgpu {
 
 struct SystemProbes {
   std::function<GpuInventory()> gpus;  // called once per host
-  std::string mpi_cuda_aware;
 };
 
 SystemProbes system_probes();

@@ -1,17 +1,9 @@
 #pragma once
 // Whether the MPI library moves GPU buffers itself, and whether this build has CUDA: what mpi and
-// mpiRma ask before they put messages in GPU memory, and what the record says of the MPI.
-#include <string>
+// mpiRma ask before they put messages in GPU memory.
+#include "npgpu/mpi_cuda_awareness.hpp"
 
 namespace npgpu {
-
-// Whether this MPI hands GPU pointers on safely: at build time (Open MPI's <mpi-ext.h> defines
-// MPIX_CUDA_AWARE_SUPPORT) and at run time (MPIX_Query_cuda_support()).
-struct CudaAwareness {
-  bool built = false;
-  bool at_run_time = false;
-};
-CudaAwareness mpi_cuda_awareness();
 
 // Whether this build has CUDA: GPU buffers need it whatever MPI says.
 #ifdef NPGPU_HAVE_CUDA
@@ -19,9 +11,5 @@ inline constexpr bool kBuiltWithCuda = true;
 #else
 inline constexpr bool kBuiltWithCuda = false;
 #endif
-bool is_cuda_aware(CudaAwareness awareness);
-std::string describe(CudaAwareness awareness);  // "no: built without CUDA support (...)", ...
-// Why an MPI is not CUDA-aware: "built without CUDA support: ...".
-std::string why_not_aware(CudaAwareness awareness);
 
 }  // namespace npgpu

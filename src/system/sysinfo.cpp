@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "npgpu/gpu_binding.hpp"
+#include "npgpu/mpi_cuda_awareness.hpp"
 #include "system/system_json.hpp"
 
 extern char** environ;
@@ -131,7 +132,7 @@ SystemInfo collect_system_info(const Team& team, const std::vector<std::pair<std
   }
   info.host_count = std::max<int>(1, static_cast<int>(info.hosts.size()));
   info.mpi_library = mpi_library();
-  info.mpi_cuda_aware = probes.mpi_cuda_aware;
+  info.mpi_cuda_aware = describe(mpi_cuda_awareness());
   info.mpi_parameters = user_mca_parameters(environment_entries());
   unsigned major = 0, minor = 0, release = 0;
   H5get_libversion(&major, &minor, &release);

@@ -9,6 +9,7 @@
 #include "../integration/checks.hpp"
 #include "../integration/refusal.hpp"
 #include "gpu_support.hpp"
+#include "npgpu/sizes.hpp"
 #include "support/command.hpp"
 
 namespace npgpu::test {

@@ -22,7 +22,7 @@ SRC_LAYERS = {
 }
 # What modules share; not modules themselves. A module folder includes these, its own folder and
 # include/npgpu, never another module's folder nor anything of src/.
-SHARED_MODULE_FOLDERS = {"cuda_common", "mpi_common", "pair"}
+SHARED_MODULE_FOLDERS = {"cuda_common", "mpi_common", "net_common", "pair"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

@@ -1,4 +1,4 @@
-#include "mpi_common/cuda_awareness.hpp"
+#include "npgpu/mpi_cuda_awareness.hpp"
 
 #include <mpi.h>
 #if __has_include(<mpi-ext.h>)
