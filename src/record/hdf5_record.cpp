@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <concepts>
 #include <filesystem>
+#include <initializer_list>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -44,6 +46,21 @@ void attribute(hid_t object, const char* name, Number value) {
     const std::int64_t stored = static_cast<std::int64_t>(value);
     check(H5Awrite(attr, type, &stored), std::string("write attribute ") + name);
   }
+}
+
+// One attribute of a group's table: text, a whole number (stored as a 64-bit integer) or a double.
+struct Attribute {
+  Attribute(const char* name, std::string text) : name(name), value(std::move(text)) {}
+  template <std::integral Number>
+  Attribute(const char* name, Number number) : name(name), value(static_cast<std::int64_t>(number)) {}
+  Attribute(const char* name, double number) : name(name), value(number) {}
+  const char* name;
+  std::variant<std::string, std::int64_t, double> value;
+};
+
+// The attributes of one table, in its order.
+void attributes(hid_t object, std::initializer_list<Attribute> table) {
+  for (const Attribute& entry : table) std::visit([&](const auto& value) { attribute(object, entry.name, value); }, entry.value);
 }
 
 void describe(hid_t dataset, const char* units, const char* description) {
@@ -250,23 +267,25 @@ void write_system(hid_t run, const SystemInfo& system) {
   Handle g = group(run, "system");
   // Rank 0's host in attributes of their own; every host in info_json.
   const HostFacts& host = host_of(system, 0);
-  attribute(g, "cpu_model", host.topology.cpu_model);
-  attribute(g, "sockets", host.topology.sockets);
-  attribute(g, "cores", host.topology.cores);
-  attribute(g, "hardware_threads", host.topology.hardware_threads);
-  attribute(g, "kernel", host.kernel);
-  attribute(g, "memory_bytes", host.memory_bytes);
-  attribute(g, "last_level_cache_bytes", host.topology.last_level_cache_bytes);
-  attribute(g, "numa_nodes", static_cast<std::int64_t>(host.topology.numa_nodes.size()));
-  attribute(g, "gpus", static_cast<std::int64_t>(host.gpus.gpus.size()));
-  attribute(g, "cuda_driver", host.gpus.cuda_driver);
-  attribute(g, "cuda_runtime", host.gpus.cuda_runtime);
-  attribute(g, "hwloc_version", host.topology.hwloc_version);
-  attribute(g, "host_count", system.host_count);
-  attribute(g, "mpi_library", system.mpi_library);
-  attribute(g, "mpi_cuda_aware", system.mpi_cuda_aware);
-  attribute(g, "hdf5_version", system.hdf5_version);
-  attribute(g, "info_json", system_json(system).dump());
+  attributes(g, {
+      {"cpu_model", host.topology.cpu_model},
+      {"sockets", host.topology.sockets},
+      {"cores", host.topology.cores},
+      {"hardware_threads", host.topology.hardware_threads},
+      {"kernel", host.kernel},
+      {"memory_bytes", host.memory_bytes},
+      {"last_level_cache_bytes", host.topology.last_level_cache_bytes},
+      {"numa_nodes", host.topology.numa_nodes.size()},
+      {"gpus", host.gpus.gpus.size()},
+      {"cuda_driver", host.gpus.cuda_driver},
+      {"cuda_runtime", host.gpus.cuda_runtime},
+      {"hwloc_version", host.topology.hwloc_version},
+      {"host_count", system.host_count},
+      {"mpi_library", system.mpi_library},
+      {"mpi_cuda_aware", system.mpi_cuda_aware},
+      {"hdf5_version", system.hdf5_version},
+      {"info_json", system_json(system).dump()}
+  });
   write_columns(g, kRankColumns, system.ranks, {system.ranks.size()});
   std::vector<std::string> parameters;
   for (const auto& [name, value] : system.mpi_parameters) parameters.push_back(name + "=" + value);
@@ -282,9 +301,11 @@ void write_system(hid_t run, const SystemInfo& system) {
 
 void write_curve(hid_t curves, const Curve& curve, const RunRecord& record) {
   Handle g = group(curves, curve_name(curve));
-  attribute(g, "rank", curve.rank);
-  attribute(g, "host", curve.host);
-  attribute(g, "variant", curve.variant);
+  attributes(g, {
+      {"rank", curve.rank},
+      {"host", curve.host},
+      {"variant", curve.variant}
+  });
   if (curve.peer >= 0) {
     attribute(g, "peer", curve.peer);
     attribute(g, "peer_host", curve.peer_host);
@@ -292,11 +313,13 @@ void write_curve(hid_t curves, const Curve& curve, const RunRecord& record) {
   attribute(g, "link_peak_B_per_s", curve.link_peak.bytes_per_second);
   attribute(g, "link_peak_how", curve.link_peak.how);
   const CurveSummary summary = summarize_curve(curve, record.options.headline);
-  attribute(g, "summary_latency_s", summary.latency_seconds);
-  attribute(g, "summary_latency_bytes", summary.latency_bytes);
-  attribute(g, "summary_peak_throughput_B_per_s", summary.peak_throughput);
-  attribute(g, "summary_peak_bytes", summary.peak_bytes);
-  attribute(g, "summary_half_peak_bytes", summary.half_peak_bytes);
+  attributes(g, {
+      {"summary_latency_s", summary.latency_seconds},
+      {"summary_latency_bytes", summary.latency_bytes},
+      {"summary_peak_throughput_B_per_s", summary.peak_throughput},
+      {"summary_peak_bytes", summary.peak_bytes},
+      {"summary_half_peak_bytes", summary.half_peak_bytes}
+  });
 
   write_columns(g, kSizeColumns, curve.sizes, {curve.sizes.size()}, record.options.max_trials);
   if (!curve.recheck_bytes.empty()) {
@@ -324,10 +347,12 @@ void write_matrix(hid_t run, const RunRecord& r) {
   const PairMatrix& m = r.matrix;
   const auto n = static_cast<hsize_t>(m.ranks);
   Handle g = group(run, "matrix");
-  attribute(g, "flag_below", m.flag_below);
-  attribute(g, "latency_cells", m.latency_cells);
-  attribute(g, "sample", r.pairing.sample);
-  attribute(g, "seed", r.pairing.seed);
+  attributes(g, {
+      {"flag_below", m.flag_below},
+      {"latency_cells", m.latency_cells},
+      {"sample", r.pairing.sample},
+      {"seed", r.pairing.seed}
+  });
   std::vector<std::string> patterns;
   for (Pattern p : m.patterns) patterns.emplace_back(pattern_name(p));
   std::vector<Cell> cells;
@@ -361,43 +386,45 @@ void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   Handle runs = group(file, "runs");
   Handle run = group(runs, name);
   const RunOptions& o = r.options;
-  attribute(run, "module", r.module.name);
-  attribute(run, "module_measures", r.module.measures);
-  attribute(run, "pattern", std::string(pattern_name(o.pattern)));
-  attribute(run, "headline", std::string(headline_name(o.headline)));
-  attribute(run, "command_line", o.command_line);
-  attribute(run, "started_utc", r.started_utc);
-  attribute(run, "finished_utc", r.finished_utc);
-  attribute(run, "status", std::string(status_name(r.status)));
-  attribute(run, "status_reason", r.status_reason);
-  attribute(run, "npgpu_version", std::string(kVersion));
-  attribute(run, "timer", o.timer);
-  attribute(run, "timer_description", r.timer_description);
-  attribute(run, "timer_resolution_s", r.timer_resolution);
-  attribute(run, "primary_timer", r.primary_timer);
-  attribute(run, "alt_timer", r.alt_timer);
-  attribute(run, "timing", r.timing);
-  attribute(run, "throughput_meaning", r.throughput_meaning);
-  attribute(run, "buffers", r.buffers);
-  attribute(run, "waits", r.waits);
-  attribute(run, "cache", std::string(o.cache == CacheState::cold ? "cold" : "warm"));
-  attribute(run, "schedule", std::string(o.schedule.fac2 ? "fac2" : "netpipe"));
-  attribute(run, "perturbation", o.schedule.perturbation);
-  attribute(run, "lower_bytes", o.schedule.lower);
-  attribute(run, "upper_bytes", o.schedule.upper);
-  attribute(run, "trial_time_s", o.calibration.trial_seconds);
-  attribute(run, "min_trials", o.min_trials);
-  attribute(run, "max_trials", o.max_trials);
-  attribute(run, "precision_target", o.precision);
-  attribute(run, "window", o.window);
-  attribute(run, "window_rule", r.window_rule);
-  attribute(run, "record_lock", r.record_lock);
-  attribute(run, "long_repetitions", long_repetitions_text(r.curves, o.calibration.trial_seconds));
-  attribute(run, "concurrency", std::string(o.concurrency == Concurrency::together ? "together" : "alone"));
-  attribute(run, "data_check", r.data_check);
-  attribute(run, "ranks", static_cast<std::int64_t>(r.system.ranks.size()));
-  attribute(run, "throughput_units", std::string("B/s (console: ") + (o.units == Units::decimal ? "GB/s = 1e9 B/s)" : "GiB/s = 2^30 B/s)"));
-  attribute(run, "pairs", r.module.layout == Layout::pair ? describe(r.pairing) : std::string());
+  attributes(run, {
+      {"module", r.module.name},
+      {"module_measures", r.module.measures},
+      {"pattern", pattern_name(o.pattern)},
+      {"headline", headline_name(o.headline)},
+      {"command_line", o.command_line},
+      {"started_utc", r.started_utc},
+      {"finished_utc", r.finished_utc},
+      {"status", status_name(r.status)},
+      {"status_reason", r.status_reason},
+      {"npgpu_version", kVersion},
+      {"timer", o.timer},
+      {"timer_description", r.timer_description},
+      {"timer_resolution_s", r.timer_resolution},
+      {"primary_timer", r.primary_timer},
+      {"alt_timer", r.alt_timer},
+      {"timing", r.timing},
+      {"throughput_meaning", r.throughput_meaning},
+      {"buffers", r.buffers},
+      {"waits", r.waits},
+      {"cache", o.cache == CacheState::cold ? "cold" : "warm"},
+      {"schedule", o.schedule.fac2 ? "fac2" : "netpipe"},
+      {"perturbation", o.schedule.perturbation},
+      {"lower_bytes", o.schedule.lower},
+      {"upper_bytes", o.schedule.upper},
+      {"trial_time_s", o.calibration.trial_seconds},
+      {"min_trials", o.min_trials},
+      {"max_trials", o.max_trials},
+      {"precision_target", o.precision},
+      {"window", o.window},
+      {"window_rule", r.window_rule},
+      {"record_lock", r.record_lock},
+      {"long_repetitions", long_repetitions_text(r.curves, o.calibration.trial_seconds)},
+      {"concurrency", o.concurrency == Concurrency::together ? "together" : "alone"},
+      {"data_check", r.data_check},
+      {"ranks", r.system.ranks.size()},
+      {"throughput_units", std::string("B/s (console: ") + (o.units == Units::decimal ? "GB/s = 1e9 B/s)" : "GiB/s = 2^30 B/s)")},
+      {"pairs", r.module.layout == Layout::pair ? describe(r.pairing) : std::string()}
+  });
   write_system(run, r.system);
   Handle curves = group(run, "curves");
   for (const Curve& curve : r.curves) write_curve(curves, curve, r);
