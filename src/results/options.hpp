@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "results/calibration.hpp"
+#include "results/clock_drift.hpp"
 #include "results/expectations.hpp"
 #include "npgpu/fault.hpp"
 #include "npgpu/module_options.hpp"

@@ -2,7 +2,7 @@
 // Curves: each group of ranks through the whole schedule, with each of the module's variants.
 #include <vector>
 
-#include "npgpu/fault.hpp"
+#include "results/clock_drift.hpp"
 #include "npgpu/module.hpp"
 #include "results/run_record.hpp"
 #include "run/collective_steps.hpp"

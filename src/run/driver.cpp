@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "npgpu/fault.hpp"
+#include "results/clock_drift.hpp"
 #include "npgpu/sizes.hpp"
 #include "run/collective_steps.hpp"
 #include "run/curve_sweep.hpp"
