@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""Issue 17, item 1: does `npgpu report` name the protocol switches that are there, and nothing else?
+"""Issues 17 and 35: does `npgpu report` name the protocol switches that are there, and nothing else?
 
 1. Planted switches: Open MPI's eager limit of the shared-memory transport (btl_vader_eager_limit,
    `--mca btl self,vader`) and of TCP (btl_tcp_eager_limit, `--mca btl tcp,self`), set to each of
-   --limits; mpi pingpong, --upper 256K, default trial time, --launches launches each. A launch
+   --limits (by default every NetPIPE size class, n and 1.5 n, from 1 KiB to 64 KiB); mpi
+   pingpong, --upper 256K, default trial time, --launches launches each. A launch
    finds the switch when its report names a break within one NetPIPE step (a factor 1.5) of the
    limit; it names the switch when it does, or when the report's set switches (Open MPI's size
    settings, which npgpu reads from the MPI through MPI_T) hold the planted limit, with the step the
@@ -18,7 +19,7 @@
    always torn down; skipped where it cannot run). Breaks found in every launch are features of the
    path (named where a cache size, the MTU or a socket buffer explains them); the rest are false.
 
-    bench/switches.py OUT_DIR [--build build] [--launches 3] [--limits 1K,2K,4K,8K,16K,32K,64K]
+    bench/switches.py OUT_DIR [--build build] [--launches 3] [--limits 1K,1536,2K,3K,...,48K,64K]
                       [--rate 400] [--quiet 0.25] [--quiet-wait 60] [--busy-retries 2] [--reuse]
 
 Before each launch the bench waits (up to --quiet-wait seconds) until the other work on this
@@ -237,7 +238,7 @@ def main():
     parser.add_argument("out", help="folder for records/ and logs/")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--launches", type=int, default=3)
-    parser.add_argument("--limits", default="1K,2K,4K,8K,16K,32K,64K")
+    parser.add_argument("--limits", default="1K,1536,2K,3K,4K,6K,8K,12K,16K,24K,32K,48K,64K")
     parser.add_argument("--transports", default="vader,tcp", help='"" measures only the curves with no switch')
     parser.add_argument("--rate", type=int, default=400, help="Mbit/s of the rate-limited link for raw tcp")
     parser.add_argument("--quiet", type=float, default=0.25, help="busy share of the cores to wait under")

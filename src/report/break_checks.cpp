@@ -45,6 +45,9 @@ Sides sides_of(const CurveBreak& cut, std::span<const double> bytes, std::span<c
   return sides;
 }
 
+// The sizes across the setting a break is probably, as Sides.
+Sides sides_of(const SettingSides& setting) { return {setting.below, setting.above}; }
+
 // Both sides' sizes, those before first.
 std::vector<std::size_t> indices_of(const Sides& sides) {
   std::vector<std::size_t> indices = sides.before;
@@ -56,39 +59,13 @@ bool valid(const CurveBreak& cut, std::span<const double> bytes, std::span<const
   return cut.index > 0 && cut.index < bytes.size() && cut.last_after < bytes.size() && fastest.size() == bytes.size();
 }
 
-}  // namespace
-
-std::vector<std::size_t> recheck_indices(const CurveBreak& cut, std::span<const double> bytes,
-                                         std::span<const double> fastest) {
-  if (!valid(cut, bytes, fastest)) return {};
-  return indices_of(sides_of(cut, bytes, fastest));
-}
-
-std::vector<double> fastest_trials(const CurveData& curve) {
-  std::vector<double> fastest;
-  for (std::size_t i = 0; i < curve.seconds.size(); ++i) {
-    const bool trials = i < curve.trial_seconds.size() && !curve.trial_seconds[i].empty();
-    fastest.push_back(trials ? *std::min_element(curve.trial_seconds[i].begin(), curve.trial_seconds[i].end())
-                             : curve.seconds[i]);
-  }
-  return fastest;
-}
-
-std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve) {
-  const std::vector<double> fastest = fastest_trials(curve);
-  std::set<std::size_t> sizes;
-  for (const CurveBreak& cut : analyse_hockney(curve.bytes_per_transfer, curve.seconds, curve.trial_seconds).breaks)
-    for (std::size_t index : recheck_indices(cut, curve.bytes_per_transfer, fastest)) sizes.insert(index);
-  return {sizes.begin(), sizes.end()};
-}
-
-void judge_recheck(CurveBreak& cut, std::span<const double> bytes, std::span<const double> fastest,
-                   std::span<const std::vector<double>> rechecked) {
-  if (!valid(cut, bytes, fastest)) return;
-  const Sides sides = sides_of(cut, bytes, fastest);
+// judge_recheck for one pair of sides: where a size after shows a larger step the sweep's way than
+// the cut holds, the cut takes it. False where the sides were not measured again.
+bool judge_sides(CurveBreak& cut, const Sides& sides, std::span<const double> bytes, std::span<const double> fastest,
+                 std::span<const std::vector<double>> rechecked) {
   std::size_t rounds = kRecheckRounds;
   for (std::size_t i : indices_of(sides)) rounds = std::min(rounds, i < rechecked.size() ? rechecked[i].size() : 0);
-  if (rounds == 0) return;
+  if (rounds == 0) return false;
   double swept_level = 0;
   for (std::size_t i : sides.before) swept_level += off_the_line(cut, bytes, i, fastest[i]) / static_cast<double>(sides.before.size());
   const double way = cut.kind == BreakKind::drop ? -1 : 1;  // the largest step the way the sweep saw it
@@ -110,6 +87,60 @@ void judge_recheck(CurveBreak& cut, std::span<const double> bytes, std::span<con
     cut.step_again = std::exp(step);
     cut.noise_again = 1.4826 * median_of(steps);
   }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::size_t> recheck_indices(const CurveBreak& cut, std::span<const double> bytes,
+                                         std::span<const double> fastest, const SettingSides* setting) {
+  if (!valid(cut, bytes, fastest)) return {};
+  std::set<std::size_t> indices;
+  for (std::size_t i : indices_of(sides_of(cut, bytes, fastest))) indices.insert(i);
+  if (setting != nullptr)
+    for (std::size_t i : indices_of(sides_of(*setting))) indices.insert(i);
+  return {indices.begin(), indices.end()};
+}
+
+const SettingSides* setting_of(const CurveBreak& cut, std::span<const CurveBreak> cuts,
+                              std::span<const SettingSides> settings, std::span<const double> bytes) {
+  const auto distance = [&](const CurveBreak& c, const SettingSides& setting) {
+    return std::fabs(std::log(bytes[c.index] * bytes[c.index] / (bytes[setting.below.back()] * bytes[setting.above.front()])));
+  };
+  for (const SettingSides& setting : settings)
+    if (setting.first_near <= cut.index && cut.index <= setting.last_near &&
+        std::none_of(cuts.begin(), cuts.end(), [&](const CurveBreak& other) { return distance(other, setting) < distance(cut, setting); }))
+      return &setting;
+  return nullptr;
+}
+
+std::vector<double> fastest_trials(const CurveData& curve) {
+  std::vector<double> fastest;
+  for (std::size_t i = 0; i < curve.seconds.size(); ++i) {
+    const bool trials = i < curve.trial_seconds.size() && !curve.trial_seconds[i].empty();
+    fastest.push_back(trials ? *std::min_element(curve.trial_seconds[i].begin(), curve.trial_seconds[i].end())
+                             : curve.seconds[i]);
+  }
+  return fastest;
+}
+
+std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve, std::span<const SettingSides> settings) {
+  const std::vector<double> fastest = fastest_trials(curve);
+  std::set<std::size_t> sizes;
+  const std::vector<CurveBreak> cuts = analyse_hockney(curve.bytes_per_transfer, curve.seconds, curve.trial_seconds).breaks;
+  for (const CurveBreak& cut : cuts)
+    for (std::size_t index :
+         recheck_indices(cut, curve.bytes_per_transfer, fastest, setting_of(cut, cuts, settings, curve.bytes_per_transfer)))
+      sizes.insert(index);
+  return {sizes.begin(), sizes.end()};
+}
+
+void judge_recheck(CurveBreak& cut, std::span<const double> bytes, std::span<const double> fastest,
+                   std::span<const std::vector<double>> rechecked, const SettingSides* setting) {
+  if (!valid(cut, bytes, fastest)) return;
+  judge_sides(cut, sides_of(cut, bytes, fastest), bytes, fastest, rechecked);
+  cut.predicted = setting != nullptr;
+  if (setting != nullptr) cut.setting_measured_again = judge_sides(cut, sides_of(*setting), bytes, fastest, rechecked);
 }
 
 bool repeated(const CurveBreak& cut) {
@@ -119,6 +150,9 @@ bool repeated(const CurveBreak& cut) {
 
 bool withdrawn(const CurveBreak& cut) {
   if (cut.kind == BreakKind::slope) return false;
+  if (cut.predicted)
+    return cut.setting_measured_again &&
+           std::fabs(std::log(cut.step_again)) + kClearScales * cut.noise_again < std::log(kLeastRepeat);
   const bool swept_small = std::fabs(std::log(cut.step_swept)) < std::log(kLeastRepeat);
   return !repeated(cut) && (swept_small || std::fabs(std::log(cut.step_swept / cut.step_again)) >= kClearScales * cut.noise_again);
 }

@@ -37,16 +37,25 @@ inline constexpr double kTriplet = 1.1, kRecheckReach = 4;
 // next to it and the farthest of its piece within kNearby of it, which say where the line before
 // lies when measured again; after it, those that may show its step: for a jump or a drop the sizes
 // within kTriplet of it, for a change of rate the one of its piece within kRecheckReach of it
-// that `fastest` (the sweep's fastest trial of each size) shows farthest off the line before.
+// that `fastest` (the sweep's fastest trial of each size) shows farthest off the line before. Where
+// the path's settings predict a switch near the break (`setting`), the sizes across the setting
+// too: the sweep may tell the break a few sizes from it (a machine that slowed just before the
+// switch: vader's 2 KiB limit told at 1536 B, whose own sides measured again were all eager).
 std::vector<std::size_t> recheck_indices(const CurveBreak& cut, std::span<const double> bytes,
-                                         std::span<const double> fastest);
+                                         std::span<const double> fastest, const SettingSides* setting = nullptr);
+
+// The setting of `settings` whose sizes near it hold the break, where no other of `cuts` (the
+// curve's breaks, this one among them) lies nearer to it; or nullptr. One switch is one break:
+// a step the machine made beside it does not take the switch's evidence.
+const SettingSides* setting_of(const CurveBreak& cut, std::span<const CurveBreak> cuts,
+                               std::span<const SettingSides> settings, std::span<const double> bytes);
 
 // Each size's fastest trial, as analyse_hockney has them (a size without trials: its one time).
 std::vector<double> fastest_trials(const CurveData& curve);
 
 // The sizes of a curve to measure again after its sweep: those of recheck_indices for every break
-// its sweep's trials show, ascending.
-std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve);
+// its sweep's trials show, with the setting near it of `settings`, ascending.
+std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve, std::span<const SettingSides> settings);
 
 // Where the sizes of recheck_indices were measured again (`rechecked`: each size's trials in the
 // order measured, one a round, time per transfer), fills cut.index_again, bytes_again,
@@ -56,9 +65,11 @@ std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve);
 // again, the median over the rounds of each round's step, whose sizes were measured moments apart
 // (the machine can change between rounds: vader's sizes of 2 to 8 KiB ran 3 times slower in 3
 // rounds and not in the fourth, and the fastest trial of each size mixed the two), with the
-// rounds' robust spread (1.48 MAD, log) as its noise. Leaves them 0 otherwise.
+// rounds' robust spread (1.48 MAD, log) as its noise. Leaves them 0 otherwise. With a `setting`
+// near the break, the sizes across it count as after and before too, and the cut says so
+// (predicted, setting_measured_again).
 void judge_recheck(CurveBreak& cut, std::span<const double> bytes, std::span<const double> fastest,
-                   std::span<const std::vector<double>> rechecked);
+                   std::span<const std::vector<double>> rechecked, const SettingSides* setting = nullptr);
 
 // Measured again, the sizes on the two sides part as above (or they were not measured again).
 bool repeated(const CurveBreak& cut);
@@ -73,7 +84,12 @@ bool repeated(const CurveBreak& cut);
 // where the line before is extrapolated, and there it can be too weak to settle (vader's eager
 // limit at 64 KiB: x0.84 in the sweep, x0.91 measured again; at 8 KiB the sweep told a change of
 // rate a size before the switch, whose sizes measured again showed nothing); it stands, with both
-// steps said.
+// steps said. A break its path's settings predict (a setting within kSwitchReach) needs more: the
+// sizes across the setting measured again too, and no step there or beside the break, clearly:
+// the largest step measured again under kLeastRepeat by kClearScales spreads of its rounds. A
+// sweep's step that did not show again is not enough where the rounds are noisy (a busy machine:
+// vader's 2 KiB limit measured again x1.78, its rounds spread 67%, where the sweep's size read
+// x1.09).
 bool withdrawn(const CurveBreak& cut);
 
 }  // namespace npgpu

@@ -122,7 +122,8 @@ const char* break_kind_name(BreakKind kind) {
 
 HockneyAnalysis analyse_hockney(std::span<const double> bytes, std::span<const double> seconds,
                                 std::span<const std::vector<double>> trials,
-                                std::span<const std::vector<double>> rechecked) {
+                                std::span<const std::vector<double>> rechecked,
+                                std::span<const SettingSides> settings) {
   HockneyAnalysis analysis;
   if (bytes.size() < 2 || bytes.size() != seconds.size()) return analysis;
   analysis.whole = fit_hockney(bytes, seconds, 0, bytes.size() - 1);
@@ -133,10 +134,11 @@ HockneyAnalysis analyse_hockney(std::span<const double> bytes, std::span<const d
     if (kept[i].empty()) kept[i] = {seconds[i]};
   const SizeLevels levels = size_levels(bytes, kept);
   const CurvePieces found = find_pieces(bytes, levels);
+  std::vector<CurveBreak> cuts;
+  for (std::size_t b : found.breaks) cuts.push_back(break_between(found, b, bytes));
   std::size_t from = 0;
-  for (std::size_t b : found.breaks) {
-    CurveBreak cut = break_between(found, b, bytes);
-    judge_recheck(cut, bytes, levels.fastest, rechecked);
+  for (CurveBreak cut : cuts) {
+    judge_recheck(cut, bytes, levels.fastest, rechecked, setting_of(cut, cuts, settings, bytes));
     if (withdrawn(cut)) {
       analysis.withdrawn.push_back(cut);
       continue;

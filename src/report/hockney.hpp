@@ -63,6 +63,17 @@ struct CurveBreak {
   // step (log, robust).
   std::size_t index_again = 0;
   double bytes_again = 0, step_swept = 0, step_again = 0, noise_again = 0;
+  // The path's settings say it switches within kSwitchReach of here (set_switches.hpp), and
+  // whether the sizes across that setting were measured again (an older record may lack them).
+  bool predicted = false, setting_measured_again = false;
+};
+
+// Where the path's settings say it switches, as sizes of one curve (indices): those within
+// kSwitchReach of the setting, where a break is probably that switch, and the sizes that measuring
+// again compares across it, below and above (set_switches.hpp chooses them).
+struct SettingSides {
+  std::size_t first_near = 0, last_near = 0;
+  std::vector<std::size_t> below, above;
 };
 
 struct HockneyAnalysis {
@@ -87,9 +98,11 @@ const HockneyFit* worst_segment(const HockneyAnalysis& analysis);
 // of every trial of size i (empty: the curve's time there stands for its one trial). The whole
 // fit and the pieces' fits are of `seconds` (the headline); the breaks are found from the trials.
 // `rechecked[i]`, where given, holds size i's trials measured again around the breaks after the
-// sweep, which decide whether each break is told or withdrawn (break_checks.hpp).
+// sweep, which decide whether each break is told or withdrawn (break_checks.hpp); `settings`, the
+// sizes where the path's settings say it switches, which a break near one must be judged across.
 HockneyAnalysis analyse_hockney(std::span<const double> bytes, std::span<const double> seconds,
                                 std::span<const std::vector<double>> trials,
-                                std::span<const std::vector<double>> rechecked = {});
+                                std::span<const std::vector<double>> rechecked = {},
+                                std::span<const SettingSides> settings = {});
 
 }  // namespace npgpu

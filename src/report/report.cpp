@@ -67,15 +67,16 @@ CurveReport curve_report(const CurveData& curve, const std::optional<LinkPeak>& 
   for (std::size_t i = 0; i < curve.bytes.size(); ++i) throughput.push_back(curve.throughput(i));
   report.summary = summarize_points(curve.bytes, curve.seconds, throughput);
   report.bytes = curve.bytes;
-  report.hockney = analyse_hockney(curve.bytes_per_transfer, curve.seconds, curve.trial_seconds, curve.rechecked);
+  const std::vector<SettingSides> settings = setting_sides(curve.bytes, words.set_switches, curve.within_one_host());
+  report.hockney =
+      analyse_hockney(curve.bytes_per_transfer, curve.seconds, curve.trial_seconds, curve.rechecked, settings);
   for (auto* breaks : {&report.hockney.breaks, &report.hockney.withdrawn})
     for (CurveBreak& b : *breaks) {
       b.bytes = curve.bytes[b.index];
       b.bytes_again = curve.bytes[b.index_again];
     }
-  const bool one_host = !curve.peer_host.empty() && curve.peer_host == curve.host;
-  report.set_switches =
-      check_set_switches(curve.bytes, fastest_trials(curve), report.hockney.breaks, words.set_switches, one_host);
+  report.set_switches = check_set_switches(curve.bytes, fastest_trials(curve), report.hockney.breaks,
+                                           words.set_switches, curve.within_one_host());
   report.link_peak = curve.link_peak;
   if (report.link_peak.bytes_per_second <= 0 && link) {
     report.link_peak = *link;
@@ -95,11 +96,17 @@ std::string measured_again(const CurveBreak& b) {
   std::snprintf(steps, sizeof steps, "x%.2f at %s (the sweep's x%.2f)", b.step_again,
                 format_bytes(static_cast<std::uint64_t>(b.bytes_again)).c_str(), b.step_swept);
   std::string stands;
-  if (!repeated(b) && !withdrawn(b))
+  if (b.predicted && !b.setting_measured_again)
+    stands = ", which does not withdraw it: the path is set to switch near here, and the sizes across that setting "
+             "were not measured again";
+  else if (!repeated(b) && !withdrawn(b))
     stands = b.kind == BreakKind::slope ? ", which cannot settle a change of rate this close to it"
                                         : ", too noisy to tell: its rounds spread by " +
                                               percent(std::exp(b.noise_again) - 1);
-  return std::string("; measured again in turn with the sizes before it, ") + steps + stands;
+  const char* with = b.setting_measured_again ? "with the sizes before it and those across the size the path is set "
+                                                "to switch at, "
+                                              : "with the sizes before it, ";
+  return std::string("; measured again in turn ") + with + steps + stands;
 }
 
 }  // namespace

@@ -34,7 +34,8 @@ json break_json(const CurveBreak& b) {
     again = {{"bytes", number(b.bytes_again)},
              {"step_swept", number(b.step_swept)},
              {"step_again", number(b.step_again)},
-             {"noise_again", number(b.noise_again)}};
+             {"noise_again", number(b.noise_again)},
+             {"across_setting", b.setting_measured_again}};
   return {{"bytes", number(b.bytes)},
           {"kind", break_kind_name(b.kind)},
           {"jump", number(b.jump)},

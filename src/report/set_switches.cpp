@@ -59,6 +59,26 @@ std::vector<SwitchCheck> check_set_switches(std::span<const double> bytes, std::
   return checks;
 }
 
+std::vector<SettingSides> setting_sides(std::span<const double> bytes, std::span<const SetSwitch> switches,
+                                        bool one_host) {
+  constexpr std::size_t kEachSide = 2;
+  std::vector<SettingSides> found;
+  for (const SetSwitch& set : switches) {
+    if (!applies(set, one_host)) continue;
+    SettingSides sides{bytes.size(), 0, {}, {}};
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      if (distance(bytes[i], set.bytes) <= std::log(kSwitchReach))
+        sides.first_near = std::min(sides.first_near, i), sides.last_near = i;
+      if (bytes[i] * kHeaderGap <= set.bytes && bytes[i] * kBelow >= set.bytes) sides.below.push_back(i);
+      if (bytes[i] >= set.bytes * kHeaderGap && bytes[i] <= set.bytes * kSwitchReach && sides.above.size() < kEachSide)
+        sides.above.push_back(i);
+    }
+    if (sides.below.size() > kEachSide) sides.below.erase(sides.below.begin(), sides.below.end() - kEachSide);
+    if (!sides.below.empty() && !sides.above.empty()) found.push_back(std::move(sides));
+  }
+  return found;
+}
+
 const SwitchCheck* switch_of(const CurveBreak& cut, std::span<const SwitchCheck> checks) {
   for (const SwitchCheck& check : checks)
     if (check.break_bytes == cut.bytes) return &check;

@@ -34,6 +34,13 @@ std::vector<SwitchCheck> check_set_switches(std::span<const double> bytes, std::
                                             std::span<const CurveBreak> breaks, std::span<const SetSwitch> switches,
                                             bool one_host);
 
+// The switches of `switches` that apply to the curve and lie inside its sizes, as its sizes
+// (indices of `bytes`): those within kSwitchReach of the setting, and the two nearest below it
+// and above it outside the header's few bytes either way, which measuring a break near it again
+// compares (break_checks.hpp). A setting without sizes on both sides is left out.
+std::vector<SettingSides> setting_sides(std::span<const double> bytes, std::span<const SetSwitch> switches,
+                                        bool one_host);
+
 // The switch that a told break probably is, or nullptr.
 const SwitchCheck* switch_of(const CurveBreak& cut, std::span<const SwitchCheck> checks);
 

@@ -34,6 +34,8 @@ struct CurveData {
   LinkPeak link_peak;                      // 0 B/s: unknown
 
   double throughput(std::size_t i) const { return bytes_per_transfer[i] / seconds[i]; }
+  // Its two ranks share a host: a path's settings for shared memory apply, not its network's.
+  bool within_one_host() const { return !peer_host.empty() && peer_host == host; }
 };
 
 // --pairs halves: the pairs together, size by size.

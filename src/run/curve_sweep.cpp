@@ -4,9 +4,11 @@
 #include <set>
 #include <string>
 
+#include "npgpu/catalog.hpp"
 #include "npgpu/sizes.hpp"
 #include "results/run_data.hpp"
 #include "report/break_checks.hpp"
+#include "report/set_switches.hpp"
 #include "run/nvtx.hpp"
 #include "run/size_measurement.hpp"
 #include "run/time_left.hpp"
@@ -120,9 +122,13 @@ class CurveSweep {
     const Team& team = steps_.team();
     std::vector<std::uint64_t> sizes;
     steps_.on_root([&] {
+      const std::vector<SetSwitch> settings = set_switches();
       std::set<std::size_t> chosen;
-      for (std::size_t c = first_curve; c < record_.curves.size(); ++c)
-        for (std::size_t index : sizes_to_measure_again(curve_data(record_.curves[c], options_.headline))) chosen.insert(index);
+      for (std::size_t c = first_curve; c < record_.curves.size(); ++c) {
+        const CurveData curve = curve_data(record_.curves[c], options_.headline);
+        const std::vector<SettingSides> sides = setting_sides(curve.bytes, settings, curve.within_one_host());
+        for (std::size_t index : sizes_to_measure_again(curve, sides)) chosen.insert(index);
+      }
       sizes.assign(chosen.begin(), chosen.end());
     });
     sizes.resize(team.broadcast(sizes.size()));
@@ -154,6 +160,14 @@ class CurveSweep {
         curve.recheck_trial_seconds.assign(from, from + static_cast<std::ptrdiff_t>(mine.size()));
       }
     });
+  }
+
+  // Where the path's settings say it switches, as the report will read them from the record: the
+  // module's words for rank 0's placement facts.
+  std::vector<SetSwitch> set_switches() const {
+    if (record_.system.ranks.empty()) return {};
+    const std::vector<std::pair<std::string, std::string>>& facts = record_.system.ranks.front().module_facts;
+    return path_words(record_.module.name, PlacementFacts(facts.begin(), facts.end())).set_switches;
   }
 
   // Rank 0 keeps every timing rank's result of this size in its curve, then reports it.

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "report/break_checks.hpp"
 #include "support/command.hpp"
 #include "support/h5_file.hpp"
 
@@ -238,7 +239,10 @@ nlohmann::json::const_iterator break_near(const nlohmann::json& breaks, double b
 }
 
 TEST(Report, NamesTheEagerLimitPlantedWithAnMcaParameter) {
-  // Two limits a factor 2 apart, so the break found must move with the parameter.
+  // Two limits a factor 2 apart, so the break found must move with the parameter. The sweep may
+  // tell it a few sizes early where the machine slowed just before the switch (x6.86 at 1536 B for
+  // the 2 KiB limit, its sizes measured again all eager): measured again across the setting the
+  // MPI reports, it stands.
   TempDir dir;
   for (int limit : {1024, 2048}) {
     const nlohmann::json curve = planted_run(dir, limit), &breaks = curve["breaks"];
@@ -246,7 +250,7 @@ TEST(Report, NamesTheEagerLimitPlantedWithAnMcaParameter) {
     ASSERT_NE(planted, breaks.end()) << "btl_vader_eager_limit " << limit << ": " << breaks.dump()
                                      << "; withdrawn: " << curve["withdrawn_breaks"].dump();
     EXPECT_EQ((*planted)["kind"], "jump") << "a handshake before the data";
-    EXPECT_GT((*planted)["jump"].get<double>(), 1.25);
+    EXPECT_GT((*planted)["jump"].get<double>(), kLeastRepeat);
     // MPI says where it is set to switch, and the report names the break with that setting.
     const std::string setting = "btl_vader_eager_limit = " + std::to_string(limit);
     EXPECT_EQ((*planted)["set_switch"], setting) << planted->dump();
@@ -255,8 +259,10 @@ TEST(Report, NamesTheEagerLimitPlantedWithAnMcaParameter) {
     EXPECT_TRUE(std::any_of(set.begin(), set.end(), [&](const nlohmann::json& s) {
       return s["setting"] == setting && s["break_bytes"] == (*planted)["bytes"];
     })) << set.dump();
-    ASSERT_TRUE((*planted)["measured_again"].is_object()) << "its sizes were measured again: " << planted->dump();
-    EXPECT_GT((*planted)["measured_again"]["step_again"].get<double>(), 1.25) << "and the jump repeated";
+    const nlohmann::json& again = (*planted)["measured_again"];
+    ASSERT_TRUE(again.is_object()) << "its sizes were measured again: " << planted->dump();
+    EXPECT_EQ(again["across_setting"], true) << "and those across the setting: " << planted->dump();
+    EXPECT_GT(again["step_again"].get<double>(), kLeastRepeat) << "and the jump repeated";
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "report/break_checks.hpp"
 #include "report/change_points.hpp"
+#include "report/set_switches.hpp"
 #include "synthetic_curve.hpp"
 
 namespace npgpu {
@@ -39,11 +40,12 @@ std::vector<std::vector<double>> measured_again(const SyntheticCurve& c, const s
 
 std::vector<double> fastest(const SyntheticCurve& c) { return size_levels(c.bytes, c.trials).fastest; }
 
-// The sizes the driver measures again for the curve's breaks.
-std::vector<std::size_t> sizes_to_recheck(const SyntheticCurve& c) {
+// The sizes the driver measures again for the curve's breaks, with the path's `settings`.
+std::vector<std::size_t> sizes_to_recheck(const SyntheticCurve& c, std::span<const SettingSides> settings = {}) {
   std::vector<std::size_t> sizes;
-  for (const CurveBreak& cut : analyse_hockney(c.bytes, c.seconds, c.trials).breaks)
-    for (std::size_t i : recheck_indices(cut, c.bytes, fastest(c))) sizes.push_back(i);
+  const std::vector<CurveBreak> cuts = analyse_hockney(c.bytes, c.seconds, c.trials).breaks;
+  for (const CurveBreak& cut : cuts)
+    for (std::size_t i : recheck_indices(cut, c.bytes, fastest(c), setting_of(cut, cuts, settings, c.bytes))) sizes.push_back(i);
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   return sizes;
@@ -147,6 +149,99 @@ TEST(ChangePoints, WithoutSizesMeasuredAgainABreakStandsAsFound) {
   ASSERT_EQ(a.breaks.size(), 1u);
   EXPECT_EQ(a.breaks[0].step_again, 0) << "not measured again";
   EXPECT_TRUE(a.withdrawn.empty());
+}
+
+// vader's eager limit set to 2 KiB, as the path's settings say it: eager below, a handshake from
+// 2051 B (the sizes at 2048 B may carry the header either way).
+constexpr double kSetAt = 2048, kSwitchPast = 2051;
+std::vector<SettingSides> eager_limit_set(const SyntheticCurve& c) {
+  const std::vector<SetSwitch> set{{kSetAt, "btl_vader_eager_limit = 2048", "eager sends end", SetSwitch::Reach::any}};
+  return setting_sides(c.bytes, set, false);
+}
+const auto kEagerThenHandshake = switching(kBelow, kSwitchPast, kRendezvous);
+
+TEST(ChangePoints, TheSizesMeasuredAgainStraddleTheSettingNearABreak) {
+  const SyntheticCurve c = synthetic_curve(kEagerThenHandshake, kQuiet, 1);
+  const std::vector<SettingSides> set = eager_limit_set(c);
+  ASSERT_EQ(set.size(), 1u);
+  EXPECT_EQ(set[0].below.size(), 2u);
+  EXPECT_EQ(set[0].above.size(), 2u);
+  for (std::size_t i : set[0].below) EXPECT_LT(c.bytes[i] * 1.05, kSetAt) << "below, header or not: " << c.bytes[i];
+  for (std::size_t i : set[0].above) EXPECT_GT(c.bytes[i], kSetAt * 1.05) << "above, header or not: " << c.bytes[i];
+  const std::vector<std::size_t> sizes = sizes_to_recheck(c, set);
+  for (std::size_t i : set[0].below) EXPECT_EQ(std::count(sizes.begin(), sizes.end(), i), 1) << c.bytes[i];
+  for (std::size_t i : set[0].above) EXPECT_EQ(std::count(sizes.begin(), sizes.end(), i), 1) << c.bytes[i];
+  EXPECT_TRUE(sizes_to_recheck(synthetic_curve(kBelow, kQuiet, 1), set).empty()) << "no break, nothing measured again";
+}
+
+TEST(ChangePoints, ASwitchTheSweepToldEarlyIsJudgedAcrossItsSetting) {
+  // The sweep ran slower from 1533 B on, just before the switch, as slow as the handshake makes
+  // it: one break told at 1533 B. Measured again the machine is itself, and the sizes beside that
+  // break are all eager: alone they withdraw it; across the setting the handshake shows.
+  const auto slowed_early = switching(kBelow, 1533, kRendezvous);
+  for (unsigned seed = 0; seed < kSeeds; ++seed) {
+    const SyntheticCurve c = synthetic_curve(slowed_early, kQuiet, seed);
+    const std::vector<SettingSides> set = eager_limit_set(c);
+    const HockneyAnalysis unaware =
+        analyse_hockney(c.bytes, c.seconds, c.trials, measured_again(c, sizes_to_recheck(c), kEagerThenHandshake, seed));
+    const HockneyAnalysis a = analyse_hockney(
+        c.bytes, c.seconds, c.trials, measured_again(c, sizes_to_recheck(c, set), kEagerThenHandshake, seed), set);
+    ASSERT_EQ(unaware.withdrawn.size(), 1u) << "seed " << seed << ": without the setting, as before";
+    ASSERT_EQ(a.breaks.size(), 1u) << "seed " << seed;
+    EXPECT_TRUE(a.withdrawn.empty()) << "seed " << seed;
+    const CurveBreak& cut = a.breaks[0];
+    EXPECT_LE(std::fabs(std::log(cut.bytes / kSetAt)), std::log(kSwitchReach)) << "seed " << seed;
+    EXPECT_TRUE(cut.predicted && cut.setting_measured_again) << "seed " << seed;
+    EXPECT_GT(cut.bytes_again, kSetAt) << "seed " << seed;
+    EXPECT_NEAR(cut.step_again, kRendezvous(cut.bytes_again) / kBelow(cut.bytes_again), 0.3) << "seed " << seed;
+  }
+}
+
+TEST(ChangePoints, AStepTheMachineMadeBesideASettingThatCostsNothingIsWithdrawn) {
+  // The setting's two ways cost alike (vader's 64 KiB limit here), and the machine slowed 1.6
+  // times from 2051 B on while the sweep went by: measured again, flat across the break and
+  // across the setting, clearly: withdrawn, on the stronger evidence a predicted break needs.
+  const auto slowed = [](double n) { return 1.6 * kBelow(n); };
+  for (unsigned seed = 0; seed < kSeeds; ++seed) {
+    const SyntheticCurve c = synthetic_curve(switching(kBelow, kSwitchPast, slowed), kQuiet, seed);
+    const std::vector<SettingSides> set = eager_limit_set(c);
+    const HockneyAnalysis a =
+        analyse_hockney(c.bytes, c.seconds, c.trials, measured_again(c, sizes_to_recheck(c, set), kBelow, seed), set);
+    EXPECT_TRUE(a.breaks.empty()) << "seed " << seed;
+    ASSERT_EQ(a.withdrawn.size(), 1u) << "seed " << seed;
+    EXPECT_TRUE(a.withdrawn[0].predicted && a.withdrawn[0].setting_measured_again) << "seed " << seed;
+    EXPECT_LT(std::fabs(std::log(a.withdrawn[0].step_again)) + kClearScales * a.withdrawn[0].noise_again,
+              std::log(kLeastRepeat))
+        << "seed " << seed << ": clearly no step measured again";
+  }
+}
+
+TEST(ChangePoints, ANoisyMeasurementAgainWithdrawsNoPredictedBreak) {
+  // The same, measured again on a machine so busy that a size's trials lie a factor 2 apart: it
+  // cannot show that the switch the settings predict is absent.
+  const auto slowed = [](double n) { return 1.6 * kBelow(n); };
+  for (unsigned seed = 0; seed < kSeeds; ++seed) {
+    const SyntheticCurve c = synthetic_curve(switching(kBelow, kSwitchPast, slowed), kQuiet, seed);
+    const std::vector<SettingSides> set = eager_limit_set(c);
+    const HockneyAnalysis a =
+        analyse_hockney(c.bytes, c.seconds, c.trials, measured_again(c, sizes_to_recheck(c, set), kBelow, seed, 1.0), set);
+    EXPECT_TRUE(a.withdrawn.empty()) << "seed " << seed;
+  }
+}
+
+TEST(ChangePoints, APredictedBreakWhoseSettingWasNotMeasuredAgainStands) {
+  // A record from before the sizes across a setting were measured again: the break's own sides
+  // say the machine made it, but what the settings predict is not withdrawn on that alone.
+  const auto slowed = [](double n) { return 1.6 * kBelow(n); };
+  const SyntheticCurve c = synthetic_curve(switching(kBelow, kSwitchPast, slowed), kQuiet, 2);
+  const std::vector<SettingSides> set = eager_limit_set(c);
+  const auto again = measured_again(c, sizes_to_recheck(c), kBelow, 2);
+  ASSERT_EQ(analyse_hockney(c.bytes, c.seconds, c.trials, again).withdrawn.size(), 1u) << "unpredicted: withdrawn";
+  const HockneyAnalysis a = analyse_hockney(c.bytes, c.seconds, c.trials, again, set);
+  ASSERT_EQ(a.breaks.size(), 1u);
+  EXPECT_TRUE(a.breaks[0].predicted);
+  EXPECT_FALSE(a.breaks[0].setting_measured_again);
+  EXPECT_GT(a.breaks[0].step_again, 0) << "its own sides were measured again";
 }
 
 }  // namespace
