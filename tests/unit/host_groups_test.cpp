@@ -1,6 +1,7 @@
 // Hosts of an all-pairs matrix that fall into groups, from matrices built in memory.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -53,6 +54,50 @@ TEST(HostGroups, TwoSwitchesJoinedByATrunk) {
   EXPECT_NEAR(split->within, 50e6, 0.03 * 50e6);
   EXPECT_LT(split->across, 25e6 * 1.03);
   EXPECT_NEAR(split->across_at_once, 25e6, 0.1 * 25e6) << "the trunk's capacity, each way";
+}
+
+// Two racks of `rack` hosts at 12.5 MB/s, joined by a trunk of `links` host links each way: a
+// cell across gets the trunk over the cells crossing the same way in its step, at most a link.
+MatrixData two_racks(int rack, double links, const std::vector<std::vector<std::size_t>>& steps) {
+  const auto hosts = static_cast<std::size_t>(2 * rack);
+  const auto left = [&](std::size_t host) { return host < static_cast<std::size_t>(rack); };
+  std::vector<double> cell_rate(hosts * hosts, 12.5e6);
+  for (const std::vector<std::size_t>& step : steps) {
+    int crossing[2] = {0, 0};
+    for (std::size_t cell : step)
+      if (left(cell / hosts) != left(cell % hosts)) ++crossing[left(cell / hosts) ? 0 : 1];
+    for (std::size_t cell : step)
+      if (left(cell / hosts) != left(cell % hosts))
+        cell_rate[cell] = std::min(12.5e6, links * 12.5e6 / crossing[left(cell / hosts) ? 0 : 1]);
+  }
+  return matrix_of(2 * rack, [&](int from, int to) { return cell_rate[static_cast<std::size_t>(from * 2 * rack + to)] * jitter(from, to); });
+}
+
+// A trunk faster than one host link and slower than a rack's links together (a tapered fat
+// tree): a pair crossing alone is as fast as one inside a rack, so only the crowds tell the racks
+// apart, and the most that crossed at once is the trunk. One as fast as a rack's links together
+// shares nothing: no split.
+TEST(HostGroups, ATrunkFasterThanOneLinkIsFoundFromTheCrowdsThatCrossedIt) {
+  for (int rack : {3, 4})
+    for (double links : {1.0, 1.5, 2.0, 3.0}) {
+      SCOPED_TRACE("racks of " + std::to_string(rack) + ", trunk of " + std::to_string(links) + " links");
+      const std::vector<std::vector<std::size_t>> steps = shift_steps(2 * rack);
+      const std::optional<HostSplit> split = split_hosts(two_racks(rack, links, steps), 0, steps);
+      if (links >= rack) {
+        EXPECT_FALSE(split);
+        continue;
+      }
+      ASSERT_TRUE(split);
+      ASSERT_EQ(split->groups.size(), 2u);
+      EXPECT_EQ(split->groups[0].front(), "h1");
+      EXPECT_EQ(split->groups[0].size(), static_cast<std::size_t>(rack));
+      EXPECT_EQ(split->groups[1].front(), "h" + std::to_string(rack + 1));
+      EXPECT_NEAR(split->across_at_once, links * 12.5e6, 0.1 * links * 12.5e6);
+      // The halves' own step crosses all of a rack at once; a pair of neighbours crosses alone.
+      const auto cells = static_cast<std::size_t>(2 * rack);
+      EXPECT_EQ(split->crowd[static_cast<std::size_t>(rack)], rack) << "h1 -> its halves partner";
+      EXPECT_EQ(split->crowd[0 * cells + 1], 0) << "inside a rack";
+    }
 }
 
 TEST(HostGroups, AHealthyClusterAndASlowHostSplitNothing) {
