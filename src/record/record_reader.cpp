@@ -139,13 +139,14 @@ CurveData read_curve(const RecordFile& file, const std::string& path, const std:
   curve.seconds_min = file.numbers(path + "/time_min");
   curve.seconds_max = file.numbers(path + "/time_max");
   curve.trials = file.numbers(path + "/trials");
+  curve.wall_seconds = file.numbers(path + "/wall_seconds");
   curve.trial_seconds = read_trials(file, path, curve.bytes.size());
   // A size not finished when a run stopped may hold no time: the curve ends before it.
   std::size_t usable = std::min(curve.bytes.size(), curve.seconds.size());
   for (std::size_t i = 0; i < usable; ++i)
     if (!(curve.seconds[i] > 0)) usable = i;
   for (std::vector<double>* column : {&curve.bytes, &curve.bytes_per_transfer, &curve.seconds, &curve.seconds_min,
-                                      &curve.seconds_max, &curve.trials})
+                                      &curve.seconds_max, &curve.trials, &curve.wall_seconds})
     if (column->size() > usable) column->resize(usable);
   if (curve.trial_seconds.size() > usable) curve.trial_seconds.resize(usable);
   // Records written before sizes were measured again have none: their breaks stand as found.

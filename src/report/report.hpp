@@ -48,9 +48,9 @@ struct RunReport {
 
 // A verdict that takes curves of two runs.
 struct Finding {
-  std::string kind;  // concurrent_vs_alone, pageable_vs_pinned, staged_vs_direct
+  std::string kind;  // concurrent_vs_alone, concurrent_alone_unknown, pageable_vs_pinned, staged_vs_direct
   std::vector<std::string> runs;  // "file:/runs/0001" of the runs it compares
-  double ratio = 0;  // the second run's figure over the first's
+  double ratio = 0;  // the second run's figure over the first's; NaN where the runs cannot tell
   std::string text;
 };
 

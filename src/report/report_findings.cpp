@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "report/host_groups.hpp"
@@ -172,10 +173,30 @@ Finding concurrent_against_alone(const RunData& together, const RunReport& toget
   return {"concurrent_vs_alone", {name_of(together), name_of(alone)}, share, sharing_text(together, share, sum)};
 }
 
+std::string host_list(const std::vector<std::string>& hosts) {
+  std::string text;
+  for (const std::string& host : hosts) text += (text.empty() ? "{" : ", ") + host;
+  return text + "}";
+}
+
+// What measuring the halves' pairs one at a time would cost: each pair alone about as long as this
+// run took them together, in turn.
+std::string alone_run_cost(const RunData& halves) {
+  double longest = 0;
+  for (const CurveData& curve : halves.curves)
+    longest = std::max(longest, std::accumulate(curve.wall_seconds.begin(), curve.wall_seconds.end(), 0.0));
+  const std::string pairs = std::to_string(halves.curves.size()) + " pairs one after another";
+  return longest > 0 ? "about " + format_seconds(static_cast<double>(halves.curves.size()) * longest) + ": the " + pairs +
+                           ", each about as long as this run's " + format_seconds(longest)
+                     : "the " + pairs;
+}
+
 // A --pairs halves run with no run of its pairs alone, against an all-pairs run of the same ranks.
-// The matrix measured some cells at once too (its step rank -> rank + N/2 is the halves' own), so
-// what a pair gets alone is the fastest cell from its sender's group of hosts to its receiver's
-// (the hosts' split; without one, the pair's own cell): the cells that crossed in the least company.
+// The matrix measured its cells in crowds too, and its step rank -> rank + N/2 is the halves run
+// itself: a pair's own cell is as crowded as the run it would judge. What a pair gets alone is the
+// fastest cell from its sender's group of hosts to its receiver's (the hosts' split) that crossed
+// with no other cell the same way in its step. Without a split, or without such a cell, the matrix
+// cannot tell, and the finding names the run that would, with its cost.
 std::optional<Finding> halves_against_matrix(const RunData& halves, const RunData& all) {
   const MatrixData& m = *all.matrix;
   const int n = m.ranks();
@@ -185,36 +206,49 @@ std::optional<Finding> halves_against_matrix(const RunData& halves, const RunDat
     if (m.patterns[i] == Pattern::stream && std::count(halves.curves.front().bytes.begin(), halves.curves.front().bytes.end(), m.bytes[i]))
       index = i;
   if (!index) return std::nullopt;
-  std::map<std::string, std::size_t> group_of;
-  if (const std::optional<HostSplit> split = split_hosts(m, *index, matrix_steps(all, n)))
-    for (std::size_t g = 0; g < split->groups.size(); ++g)
-      for (const std::string& host : split->groups[g]) group_of[host] = g;
-  const auto same_place = [&](int a, int b) {
-    const std::string &host_a = m.rank_host[static_cast<std::size_t>(a)], &host_b = m.rank_host[static_cast<std::size_t>(b)];
-    return group_of.count(host_a) && group_of.count(host_b) ? group_of[host_a] == group_of[host_b] : a == b;
+  const std::optional<HostSplit> split = split_hosts(m, *index, matrix_steps(all, n));
+  const auto group_of = [&](int rank) {
+    for (std::size_t g = 0; split && g < split->groups.size(); ++g)
+      if (std::count(split->groups[g].begin(), split->groups[g].end(), m.rank_host[static_cast<std::size_t>(rank)])) return g;
+    return std::string::npos;
   };
   const double* cells = m.throughput.data() + *index * static_cast<std::size_t>(n * n);
   double sum = 0;
   std::vector<double> shares;
+  std::set<std::pair<std::size_t, std::size_t>> ways;  // (sender's group, receiver's group) of the pairs
   for (const CurveData& curve : halves.curves) {
     if (curve.peer < 0 || curve.peer >= n || m.rank_host[static_cast<std::size_t>(curve.rank)] != curve.host ||
         m.rank_host[static_cast<std::size_t>(curve.peer)] != curve.peer_host)
       return std::nullopt;
     const auto at = std::find(curve.bytes.begin(), curve.bytes.end(), m.bytes[*index]);
-    const double together = curve.throughput(static_cast<std::size_t>(at - curve.bytes.begin()));
+    sum += curve.throughput(static_cast<std::size_t>(at - curve.bytes.begin()));
+    const std::size_t from_group = group_of(curve.rank), to_group = group_of(curve.peer);
     double alone = 0;
-    for (int from = 0; from < n; ++from)
-      for (int to = 0; to < n; ++to)
-        if (from != to && same_place(from, curve.rank) && same_place(to, curve.peer) && cells[from * n + to] > alone)
-          alone = cells[from * n + to];
-    if (!(alone > 0)) return std::nullopt;
-    sum += together;
-    shares.push_back(together / alone);
+    for (int from = 0; from < n && from_group != std::string::npos && to_group != std::string::npos; ++from)
+      for (int to = 0; to < n; ++to) {
+        const auto cell = static_cast<std::size_t>(from * n + to);
+        if (from != to && group_of(from) == from_group && group_of(to) == to_group && split->crowd[cell] <= 1)
+          alone = std::max(alone, cells[cell]);
+      }
+    if (alone > 0) shares.push_back(curve.throughput(static_cast<std::size_t>(at - curve.bytes.begin())) / alone);
+    ways.insert({from_group, to_group});
   }
+  const std::vector<std::string> runs{name_of(halves), name_of(all)};
+  const std::string together = std::to_string(halves.curves.size()) + " pairs together move " + rate(sum) + " at " +
+                               size(m.bytes[*index]);
+  if (shares.size() < halves.curves.size())
+    return Finding{"concurrent_alone_unknown", runs, std::nan(""),
+                   together + "; what each gets alone the all-pairs run cannot tell: none of its cells between the same " +
+                       (split ? "groups of hosts" : "hosts") + " crossed alone (its step rank i -> i + N/2 is this run's " +
+                       "own crowd); --pairs halves --concurrency alone measures it (" + alone_run_cost(halves) + ")"};
+  std::string stand_in = "the fastest all-pairs cells between the same groups that crossed alone stand in for the pairs alone";
+  if (ways.size() == 1 && ways.begin()->first != ways.begin()->second && split->across_at_once > 0)
+    stand_in += "; the pairs cross from " + host_list(split->groups[ways.begin()->first]) + " to " +
+                host_list(split->groups[ways.begin()->second]) + ", where the all-pairs cells crossing at once moved at most " +
+                rate(split->across_at_once) + ": a link between the groups";
   const double share = median_of(shares);
-  return Finding{"concurrent_vs_alone", {name_of(halves), name_of(all)}, share,
-                 sharing_text(halves, share, sum) + " (at " + size(m.bytes[*index]) +
-                     "; the fastest all-pairs cells between the same hosts stand in for the pairs alone)"};
+  return Finding{"concurrent_vs_alone", runs, share,
+                 sharing_text(halves, share, sum) + " (at " + size(m.bytes[*index]) + "; " + stand_in + ")"};
 }
 
 // The first curves of two runs: peak and smallest-size time, the second against the first.
@@ -272,12 +306,6 @@ std::vector<MatrixSplit> host_splits(const RunData& run) {
 }
 
 namespace {
-
-std::string host_list(const std::vector<std::string>& hosts) {
-  std::string text;
-  for (const std::string& host : hosts) text += (text.empty() ? "{" : ", ") + host;
-  return text + "}";
-}
 
 // "the hosts split into {a, b} and {c, d}: across ..., within ...", at each throughput matrix;
 // `flagged` cells between the groups are counted there, not listed.

@@ -28,6 +28,7 @@ struct CurveData {
   std::vector<double> seconds;             // headline one-way time per transfer
   std::vector<double> seconds_min, seconds_max;
   std::vector<double> trials;              // trials kept at each size
+  std::vector<double> wall_seconds;        // what each size took, warm-up and checks included
   std::vector<std::vector<double>> trial_seconds;  // each trial of each size, as time per transfer (as `seconds`)
   // Each size's trials measured again after the sweep around a break, the same way; empty for most
   std::vector<std::vector<double>> rechecked;

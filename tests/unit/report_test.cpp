@@ -3,12 +3,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
 #include "npgpu/catalog.hpp"
 #include "record/export.hpp"
 #include "npgpu/pairing.hpp"
+#include "npgpu/sizes.hpp"
 #include "report/report.hpp"
 #include "synthetic_curve.hpp"
 
@@ -173,49 +175,59 @@ TEST(Report, PairsTogetherAgainstAloneNameTheNetworkBetweenTheirHosts) {
 }
 
 // What the survey records: a plain --pairs halves run and a --pairs all run of the same 8 hosts,
-// two switches joined by a trunk of 25 MB/s each way. The matrix's fastest cells across (one
-// pair crossing each way) stand in for the pairs alone; together the 4 pairs share the trunk.
+// two switches of 4 joined by a trunk (each way) of `trunk` B/s, each host's link 50 MB/s; 0: one
+// switch. A cell across gets the trunk over the cells crossing the same way in its step, at most
+// a link; the halves pairs, all crossing at once, a quarter of it each.
+RunData survey_halves(double trunk) {
+  RunData run = run_of("survey.h5", "/runs/0001", "tcp", "stream");
+  run.pairs = "halves";
+  run.pairing = PairingMode::halves;
+  run.concurrency = "together";
+  for (int pair = 0; pair < 4; ++pair) {
+    CurveData curve = hockney_curve("rank" + std::to_string(pair), 1e-9, trunk > 0 ? std::min(50e6, trunk / 4) : 50e6);
+    curve.rank = pair;
+    curve.peer = pair + 4;
+    curve.host = "h" + std::to_string(pair + 1);
+    curve.peer_host = "h" + std::to_string(pair + 5);
+    curve.wall_seconds.assign(curve.bytes.size(), 0.25);
+    run.curves.push_back(curve);
+  }
+  return run;
+}
+
+RunData survey_all_pairs(double trunk) {
+  RunData run = run_of("survey.h5", "/runs/0002", "tcp", "stream");
+  run.pairs = "all";
+  run.pairing = PairingMode::all;
+  MatrixData m;
+  for (int h = 1; h <= 8; ++h) m.rank_host.push_back("h" + std::to_string(h));
+  m.bytes = {1 << 20};
+  m.patterns = {Pattern::stream};
+  m.throughput.assign(64, 50e6);
+  for (const PairStep& step : pairing_steps({PairingMode::all, 0, 1, 8, 0, 0, false})) {
+    int crossing[2] = {0, 0};
+    for (int rank : step.timers)
+      if ((rank < 4) != (step.peers[static_cast<std::size_t>(rank)].to < 4)) ++crossing[rank < 4 ? 0 : 1];
+    for (int rank : step.timers) {
+      const int to = step.peers[static_cast<std::size_t>(rank)].to;
+      if (trunk > 0 && (rank < 4) != (to < 4))
+        m.throughput[static_cast<std::size_t>(rank * 8 + to)] = std::min(50e6, trunk / crossing[rank < 4 ? 0 : 1]);
+    }
+  }
+  for (int r = 0; r < 8; ++r) m.throughput[static_cast<std::size_t>(r * 9)] = std::nan("");
+  for (int from = 0; from < 8; ++from)
+    for (int to = 0; to < 8; ++to)
+      if (const double cell = m.throughput[static_cast<std::size_t>(from * 8 + to)]; cell < 0.8 * 50e6)
+        m.flagged.push_back({0, from, to, cell, 50e6});
+  run.matrix = m;
+  return run;
+}
+
 TEST(Report, HalvesAgainstAnAllPairsRunOfTheSameHosts) {
-  const auto halves = [](double pair_rate) {
-    RunData run = run_of("survey.h5", "/runs/0001", "tcp", "stream");
-    run.pairs = "halves";
-    run.pairing = PairingMode::halves;
-    run.concurrency = "together";
-    for (int pair = 0; pair < 4; ++pair) {
-      CurveData curve = hockney_curve("rank" + std::to_string(pair), 1e-9, pair_rate);
-      curve.rank = pair;
-      curve.peer = pair + 4;
-      curve.host = "h" + std::to_string(pair + 1);
-      curve.peer_host = "h" + std::to_string(pair + 5);
-      run.curves.push_back(curve);
-    }
-    return run;
-  };
-  const auto all_pairs = [](bool trunk) {
-    RunData run = run_of("survey.h5", "/runs/0002", "tcp", "stream");
-    run.pairs = "all";
-    run.pairing = PairingMode::all;
-    MatrixData m;
-    for (int h = 1; h <= 8; ++h) m.rank_host.push_back("h" + std::to_string(h));
-    m.bytes = {1 << 20};
-    m.patterns = {Pattern::stream};
-    m.throughput.assign(64, 50e6);
-    for (const PairStep& step : pairing_steps({PairingMode::all, 0, 1, 8, 0, 0, false})) {
-      int crossing[2] = {0, 0};
-      for (int rank : step.timers)
-        if ((rank < 4) != (step.peers[static_cast<std::size_t>(rank)].to < 4)) ++crossing[rank < 4 ? 0 : 1];
-      for (int rank : step.timers) {
-        const int to = step.peers[static_cast<std::size_t>(rank)].to;
-        if (trunk && (rank < 4) != (to < 4)) m.throughput[static_cast<std::size_t>(rank * 8 + to)] = 25e6 / crossing[rank < 4 ? 0 : 1];
-      }
-    }
-    for (int r = 0; r < 8; ++r) m.throughput[static_cast<std::size_t>(r * 9)] = std::nan("");
-    if (trunk) m.flagged = {{0, 0, 4, 6.25e6, 25e6}, {0, 5, 1, 6.25e6, 25e6}};
-    run.matrix = m;
-    return run;
-  };
+  // A trunk of half a link: the matrix's cells that crossed alone (one pair each way) stand in for
+  // the pairs alone; together the 4 pairs share the trunk.
   const Finding* shared = nullptr;
-  const Report split = make_report({halves(6.25e6), all_pairs(true)}, std::nullopt, path_words);
+  const Report split = make_report({survey_halves(25e6), survey_all_pairs(25e6)}, std::nullopt, path_words);
   ASSERT_NE(shared = find_kind(split, "concurrent_vs_alone"), nullptr);
   EXPECT_NE(shared->text.find("together each pair gets 25% of what it gets alone: the 4 pairs share the network between"),
             std::string::npos) << shared->text;
@@ -226,17 +238,46 @@ TEST(Report, HalvesAgainstAnAllPairsRunOfTheSameHosts) {
   ASSERT_EQ(matrix_findings.size(), 1u);
   EXPECT_NE(matrix_findings[0].find("the hosts split into {h1, h2, h3, h4} and {h5, h6, h7, h8} at 1 MiB: across "),
             std::string::npos) << matrix_findings[0];
-  EXPECT_NE(matrix_findings[0].find("the 2 flagged links all cross between the groups"), std::string::npos)
+  EXPECT_NE(matrix_findings[0].find("the " + std::to_string(survey_all_pairs(25e6).matrix->flagged.size()) +
+                                    " flagged links all cross between the groups"), std::string::npos)
       << matrix_findings[0];
   // The groups, for scripts and the heat map: the matrix run's host_groups.
   const nlohmann::json groups = report_json(split)["runs"][1]["host_groups"];
   ASSERT_EQ(groups.size(), 1u) << groups;
   EXPECT_EQ(groups[0]["groups"], nlohmann::json::parse(R"([["h1","h2","h3","h4"],["h5","h6","h7","h8"]])"));
   EXPECT_NEAR(groups[0]["across_at_once_B_per_s"].get<double>(), 25e6, 1e3);
-  const Report healthy = make_report({halves(50e6), all_pairs(false)}, std::nullopt, path_words);
+}
+
+// A tapered fat tree: the trunk at 1.5 links, so a pair crossing alone gets a link's rate, and the
+// halves step of the matrix is as crowded as the halves run. The verdict must not take the pairs'
+// own cells for them alone: it names the groups and the trunk from the crowds.
+TEST(Report, HalvesAcrossATrunkFasterThanOneLink) {
+  const Report report = make_report({survey_halves(75e6), survey_all_pairs(75e6)}, std::nullopt, path_words);
+  const Finding* shared = find_kind(report, "concurrent_vs_alone");
+  ASSERT_NE(shared, nullptr);
+  EXPECT_NEAR(shared->ratio, 18.75e6 / 50e6, 0.01) << shared->text;
+  EXPECT_NE(shared->text.find("which caps their sum at 75.0 MB/s"), std::string::npos) << shared->text;
+  EXPECT_NE(shared->text.find("the pairs cross from {h1, h2, h3, h4} to {h5, h6, h7, h8}, where the all-pairs cells "
+                              "crossing at once moved at most 75.0 MB/s: a link between the groups"),
+            std::string::npos) << shared->text;
+  const nlohmann::json groups = report_json(report)["runs"][1]["host_groups"];
+  ASSERT_EQ(groups.size(), 1u) << groups;
+  EXPECT_NEAR(groups[0]["across_at_once_B_per_s"].get<double>(), 75e6, 1e3);
+}
+
+// One switch: no groups, and no cell of the matrix measured alone. It says it cannot tell, and
+// what would, with its cost: the 4 pairs in turn, each as long as the run's 7 sizes of 0.25 s.
+TEST(Report, HalvesAgainstAHealthyMatrixCannotTellAlone) {
+  const Report healthy = make_report({survey_halves(0), survey_all_pairs(0)}, std::nullopt, path_words);
   EXPECT_TRUE(report_json(healthy)["runs"][1]["host_groups"].empty());
-  ASSERT_NE(shared = find_kind(healthy, "concurrent_vs_alone"), nullptr);
-  EXPECT_NE(shared->text.find("concurrent tcp traffic scales: 4 pairs together move 200 MB/s"), std::string::npos) << shared->text;
+  EXPECT_EQ(find_kind(healthy, "concurrent_vs_alone"), nullptr);
+  const Finding* unknown = find_kind(healthy, "concurrent_alone_unknown");
+  ASSERT_NE(unknown, nullptr);
+  const std::string cost = format_seconds(4 * 0.25 * static_cast<double>(survey_halves(0).curves[0].bytes.size()));
+  EXPECT_NE(unknown->text.find("4 pairs together move 200 MB/s at 1 MiB; what each gets alone the all-pairs run cannot "
+                               "tell"), std::string::npos) << unknown->text;
+  EXPECT_NE(unknown->text.find("--pairs halves --concurrency alone measures it (about " + cost), std::string::npos)
+      << unknown->text;
 }
 
 TEST(Report, PageableAgainstPinnedAndStagedAgainstDirect) {
