@@ -15,9 +15,10 @@ struct HostSplit {
   std::vector<std::vector<std::string>> groups;  // host names, two or more in each group
   double within = 0;           // median throughput of the cells inside the groups, B/s
   double across = 0;           // median throughput of the cells between groups, B/s
-  double across_at_once = 0;   // the most the cells from one group to another moved together in
-                               // one step of the schedule (cells x the slowest one's rate), B/s:
-                               // what the link between caps; 0 unknown
+  double across_at_once = 0;   // what the cells from one group to another moved together in one
+                               // step of the schedule (cells x the slowest one's rate), over the
+                               // steps where the most crossed one way (their median), B/s: what
+                               // the link between caps; 0 unknown
   std::vector<int> crowd;      // by cell (from * ranks + to): the cells of its step that crossed
                                // from its sender's group to its receiver's, itself included; 0
                                // inside a group or for a host in none, -1 where the schedule is

@@ -244,8 +244,8 @@ std::optional<Finding> halves_against_matrix(const RunData& halves, const RunDat
   std::string stand_in = "the fastest all-pairs cells between the same groups that crossed alone stand in for the pairs alone";
   if (ways.size() == 1 && ways.begin()->first != ways.begin()->second && split->across_at_once > 0)
     stand_in += "; the pairs cross from " + host_list(split->groups[ways.begin()->first]) + " to " +
-                host_list(split->groups[ways.begin()->second]) + ", where the all-pairs cells crossing at once moved at most " +
-                rate(split->across_at_once) + ": a link between the groups";
+                host_list(split->groups[ways.begin()->second]) + ", where the all-pairs cells crossing at once moved " +
+                rate(split->across_at_once) + " together: a link between the groups";
   const double share = median_of(shares);
   return Finding{"concurrent_vs_alone", runs, share,
                  sharing_text(halves, share, sum) + " (at " + size(m.bytes[*index]) + "; " + stand_in + ")"};
@@ -318,8 +318,8 @@ void add_host_splits(const RunData& run, std::vector<std::string>& findings, std
                        ", within " + rate(split.within) + " (median cells" +
                        (flagged > 0 ? "; the " + std::to_string(flagged) + " flagged links all cross between the groups" : "") + ")";
     if (split.across_at_once > 0)
-      text += "; the cells across, measured at once, moved at most " + rate(split.across_at_once) +
-              " together: a link between the groups (a trunk, an uplink) caps them there";
+      text += "; the cells across, measured at once, moved " + rate(split.across_at_once) +
+              " together where the most crossed one way: a link between the groups (a trunk, an uplink) caps them there";
     findings.push_back(text + "; next: --pairs halves with and without --concurrency alone measures that cap directly");
   }
 }

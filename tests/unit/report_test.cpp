@@ -258,7 +258,7 @@ TEST(Report, HalvesAcrossATrunkFasterThanOneLink) {
   EXPECT_NEAR(shared->ratio, 18.75e6 / 50e6, 0.01) << shared->text;
   EXPECT_NE(shared->text.find("which caps their sum at 75.0 MB/s"), std::string::npos) << shared->text;
   EXPECT_NE(shared->text.find("the pairs cross from {h1, h2, h3, h4} to {h5, h6, h7, h8}, where the all-pairs cells "
-                              "crossing at once moved at most 75.0 MB/s: a link between the groups"),
+                              "crossing at once moved 75.0 MB/s together: a link between the groups"),
             std::string::npos) << shared->text;
   const nlohmann::json groups = report_json(report)["runs"][1]["host_groups"];
   ASSERT_EQ(groups.size(), 1u) << groups;
