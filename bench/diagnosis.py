@@ -8,8 +8,14 @@
 4. two switches: hosts 1-2 and 3-4 on switches joined by a trunk of --trunk Mbit/s each way
    (4:1 at the defaults): the report names the two groups and the trunk within 10%, from the
    matrix's cells across and from a plain --pairs halves run against the matrix.
-Each launch is a default `npgpu --pairs all` (tcp and mpi modules; scenario 4: tcp, 2 MiB, as
-the multihost test), read back with `npgpu report --json`. Needs root and `ip netns`
+5. tapered trunks (issue 35): two racks of 3 and of 4 hosts at --host-rate, joined by trunks of
+   1, 1.5, 2 and 3 host links, and one switch of 8 hosts (healthy): the survey's runs (`--pairs
+   halves` then `--pairs all`, tcp, 1 MiB, the multihost test's windows). Where the trunk is
+   under a rack's links together the report must name the two racks and the trunk within 10%,
+   from the matrix and in the pairs' verdict; where it is not (racks of 3 on a trunk of 3 links)
+   and on one switch it must name no groups and no link.
+Each launch is a default `npgpu --pairs all` (tcp and mpi modules; scenarios 4 and 5: tcp, one
+large size, as the multihost test), read back with `npgpu report --json`. Needs root and `ip netns`
 (tests/multihost/virtual_cluster.sh builds and removes every cluster). The machine's own load
 shows in the figures: each launch logs the load average.
 
@@ -20,9 +26,11 @@ With --gpu, on a node with a GPU instead (the device machine):
 6. healthy: one rank on it, together and alone: no finding of a shared cap.
 Planted switches (eager limits) have their own bench, bench/switches.py.
 
-    bench/diagnosis.py OUT_DIR [--build build] [--launches 3] [--rate 400] [--trunk 200] [--gpu]
+    bench/diagnosis.py OUT_DIR [--build build] [--launches 3] [--rate 400] [--trunk 200]
+                               [--host-rate 200] [--only trunks] [--gpu]
 
-About 15 minutes at the defaults (--gpu: about a minute); the table comes last.
+About 15 minutes at the defaults, and 45 more for scenario 5 (--only trunks: scenario 5 alone;
+--gpu: about a minute); the tables come last.
 """
 import argparse
 import json
@@ -87,6 +95,8 @@ def main():
     parser.add_argument("--launches", type=int, default=3)
     parser.add_argument("--rate", type=float, default=400, help="Mbit/s of every host's link")
     parser.add_argument("--trunk", type=float, default=200, help="Mbit/s of the trunk between the two switches")
+    parser.add_argument("--host-rate", type=float, default=200, help="Mbit/s of every host's link, tapered trunks")
+    parser.add_argument("--only", choices=["trunks"], help="only the tapered trunks (scenario 5)")
     parser.add_argument("--gpu", action="store_true", help="the GPU scenarios, on a node with a GPU")
     options = parser.parse_args()
     if options.gpu:
@@ -97,6 +107,14 @@ def main():
     os.makedirs(options.out, exist_ok=True)
     npgpu = os.path.join(options.build, "npgpu")
     log = os.path.join(options.out, "launches.log")
+    trunks = tapered_trunk_rows(options, npgpu, log)
+    if options.only != "trunks":
+        print_table(one_size_rows(options, npgpu, log))
+    print_trunk_table(trunks)
+
+
+def one_size_rows(options, npgpu, log):
+    """Scenarios 1 to 4."""
     rows = []
 
     def all_pairs(vc_dir, tag, module, extra=()):
@@ -140,7 +158,7 @@ def main():
                 log)
         text = subprocess.run([npgpu, "report", record], capture_output=True, text=True).stdout
         named = "the hosts split into {" in text
-        matrix = megabytes_after(text, "the cells across, measured at once, moved at most ")
+        matrix = megabytes_after(text, "the cells across, measured at once, moved ")
         pairs = megabytes_after(text, "which caps their sum at ")
         return named, matrix, pairs
     trunk = options.trunk * 1e6 / 8
@@ -150,8 +168,52 @@ def main():
     detail = "; ".join(f"matrix {m / 1e6:.1f}, pairs {p / 1e6:.1f} MB/s" for _, m, p in results)
     rows.append((f"two switches, trunk {trunk / 1e6:.1f} MB/s: groups and trunk within 10%", f"{good}/{len(results)}",
                  detail))
+    return rows
 
-    print_table(rows)
+
+def tapered_trunk_rows(options, npgpu, log):
+    """Scenario 5: (case, planted, found, missed, false, figures) for each cluster. A launch finds
+    the trunk where the report names the two racks and, from the matrix and in the pairs' verdict,
+    a link between them within 10% of the trunk; a false finding is groups or a link named where
+    none was planted, or other groups than the racks."""
+    host = options.host_rate * 1e6 / 8
+    rows = []
+    for rack, links in [(rack, links) for rack in (3, 4) for links in (1, 1.5, 2, 3)] + [(4, None)]:
+        hosts = 2 * rack
+        planted = links is not None and links < rack
+        environment = {"VC_TRUNK_MBIT": str(links * options.host_rate)} if links else {}
+        name = f"racks of {rack}, trunk of {links} links" if links else f"one switch of {hosts}"
+
+        def launch(vc_dir, number):
+            record = os.path.join(options.out, f"trunk-{rack}-{links}-{number}.h5")
+            if os.path.exists(record):
+                os.remove(record)
+            for pairs in (["--pairs", "halves", "--lower", "1M", "--upper", "1M", "--fac2"], ["--pairs", "all", "--sizes", "1M"]):
+                run([os.path.join(vc_dir, "mpirun"), "-q", "-np", str(hosts), npgpu, "--module", "tcp", "-o", record, *pairs,
+                     *LARGE], log)
+            with open(os.path.join(vc_dir, "hosts")) as table:
+                racks = [[line.split()[0] for line in table.read().splitlines() if line.split()[4] == side] for side in "12"]
+            named = [g["groups"] for r in report(npgpu, record)["runs"] for g in r.get("host_groups", [])]
+            text = subprocess.run([npgpu, "report", record], capture_output=True, text=True).stdout
+            matrix = megabytes_after(text, "the cells across, measured at once, moved ")
+            verdict = megabytes_after(text, "where the all-pairs cells crossing at once moved ")
+            said = bool(named) or verdict == verdict
+            return named == [racks] if planted else False, said and not (planted and named == [racks]), matrix, verdict
+        results = in_cluster(options.out, f"trunk-{rack}-{links}", [str(hosts), str(options.host_rate)], environment,
+                             options.launches, launch)
+        trunk = links * host if links else float("nan")
+        found = sum(1 for named, _, m, v in results if named and abs(m / trunk - 1) <= 0.1 and abs(v / trunk - 1) <= 0.1)
+        false = sum(1 for _, wrong, _, _ in results if wrong)
+        detail = "; ".join(f"matrix {m / 1e6:.1f}, verdict {v / 1e6:.1f} MB/s" for _, _, m, v in results)
+        rows.append((name, f"{trunk / 1e6:.1f} MB/s" if planted else "none", found, len(results) - found if planted else 0,
+                     false, detail))
+    return rows
+
+
+def print_trunk_table(rows):
+    print(f"\n{'tapered trunk (tcp, 1 MiB)':30} {'planted':>11} {'found':>5} {'missed':>6} {'false':>5}  figures")
+    for name, planted, found, missed, false, detail in rows:
+        print(f"{name:30} {planted:>11} {found:>5} {missed:>6} {false:>5}  {detail}")
 
 
 def gpu_rows(options):
