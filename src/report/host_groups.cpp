@@ -96,15 +96,15 @@ Crowds crowds_of(const Cells& cells, const Grouping& group, const std::vector<st
 
 struct Judged {
   std::size_t cells = 0, unexplained = 0, slow_across = 0;
-  double misfit = 0;  // the mean |log(rate / the rate expected)| over the cells
+  double misfit = 0;  // the mean |log(rate / the nearest rate expected)| over the cells
 };
 
 // Which cells the grouping explains. Inside a group a cell is fast. Across, where the schedule is
 // not known, it is slow; where it is, the link between carried what crossed at once, so a crowd
 // of k had that over k each, at most a link's rate: a cell is slow only where that share is under
-// a link's rate, and fast only where it is not far over the share (one pair of a crowd may finish
-// first; none alone outruns the link between).
-// Groupings that explain as many cells are told apart by how near each cell is to its share.
+// a link's rate, and fast only where it is within flag_below of the share. Groupings that explain
+// enough are told apart by how near each cell lies to the rates expected of it: in a crowd, from
+// its share to what crossed at once (one pair of a crowd may finish first).
 Judged judge(const Cells& cells, const Grouping& group, const Crowds& crowds) {
   Judged judged;
   for (std::size_t cell = 0; cell < cells.rate.size(); ++cell) {
@@ -112,17 +112,18 @@ Judged judge(const Cells& cells, const Grouping& group, const Crowds& crowds) {
     if (from < 0 || to < 0 || cells.sender(cell) == cells.receiver(cell) || !std::isfinite(cells.rate[cell])) continue;
     const bool slow = cells.rate[cell] < cells.threshold;
     bool explained = !slow;
-    double expected = cells.fast;
+    double lowest = cells.fast, highest = cells.fast;  // the rates expected of it
     if (from != to && crowds.crowd[cell] < 0) {
       explained = slow;
-      expected = cells.rate[cell];
+      lowest = highest = cells.rate[cell];
     } else if (from != to) {
       const double share = crowds.at_once / crowds.crowd[cell];
-      expected = std::min(share, cells.fast);
-      explained = slow ? share < cells.fast : cells.flag_below * cells.rate[cell] <= expected;
+      lowest = std::min(share, cells.fast);
+      highest = std::min(crowds.at_once, cells.fast);
+      explained = slow ? share < cells.fast : cells.flag_below * cells.rate[cell] <= lowest;
     }
     ++judged.cells;
-    judged.misfit += std::abs(std::log(cells.rate[cell] / expected));
+    judged.misfit += std::abs(std::log(std::clamp(cells.rate[cell], lowest, highest) / cells.rate[cell]));
     judged.unexplained += explained ? 0 : 1;
     judged.slow_across += from != to && slow && explained ? 1 : 0;
   }
