@@ -236,11 +236,14 @@ std::optional<Finding> halves_against_matrix(const RunData& halves, const RunDat
   const std::vector<std::string> runs{name_of(halves), name_of(all)};
   const std::string together = std::to_string(halves.curves.size()) + " pairs together move " + rate(sum) + " at " +
                                size(m.bytes[*index]);
-  if (shares.size() < halves.curves.size())
+  if (shares.size() < halves.curves.size()) {
+    const std::string why = split ? "none of its cells between the same groups of hosts crossed alone"
+                                  : "it names no groups of hosts whose cells crossed alone";
     return Finding{"concurrent_alone_unknown", runs, std::nan(""),
-                   together + "; what each gets alone the all-pairs run cannot tell: none of its cells between the same " +
-                       (split ? "groups of hosts" : "hosts") + " crossed alone (its step rank i -> i + N/2 is this run's " +
-                       "own crowd); --pairs halves --concurrency alone measures it (" + alone_run_cost(halves) + ")"};
+                   together + "; what each gets alone the all-pairs run cannot tell: its step rank i -> i + N/2 is as " +
+                       "crowded as this run, and " + why + "; --pairs halves --concurrency alone measures it (" +
+                       alone_run_cost(halves) + ")"};
+  }
   std::string stand_in = "the fastest all-pairs cells between the same groups that crossed alone stand in for the pairs alone";
   if (ways.size() == 1 && ways.begin()->first != ways.begin()->second && split->across_at_once > 0)
     stand_in += "; the pairs cross from " + host_list(split->groups[ways.begin()->first]) + " to " +
