@@ -221,16 +221,18 @@ std::optional<Finding> halves_against_matrix(const RunData& halves, const RunDat
         m.rank_host[static_cast<std::size_t>(curve.peer)] != curve.peer_host)
       return std::nullopt;
     const auto at = std::find(curve.bytes.begin(), curve.bytes.end(), m.bytes[*index]);
-    sum += curve.throughput(static_cast<std::size_t>(at - curve.bytes.begin()));
+    const double pair_rate = curve.throughput(static_cast<std::size_t>(at - curve.bytes.begin()));
+    sum += pair_rate;
     const std::size_t from_group = group_of(curve.rank), to_group = group_of(curve.peer);
     double alone = 0;
     for (int from = 0; from < n && from_group != std::string::npos && to_group != std::string::npos; ++from)
       for (int to = 0; to < n; ++to) {
         const auto cell = static_cast<std::size_t>(from * n + to);
-        if (from != to && group_of(from) == from_group && group_of(to) == to_group && split->crowd[cell] <= 1)
+        const bool crossed_alone = split->crowd[cell] == 0 || split->crowd[cell] == 1;  // -1: not known
+        if (from != to && group_of(from) == from_group && group_of(to) == to_group && crossed_alone)
           alone = std::max(alone, cells[cell]);
       }
-    if (alone > 0) shares.push_back(curve.throughput(static_cast<std::size_t>(at - curve.bytes.begin())) / alone);
+    if (alone > 0) shares.push_back(pair_rate / alone);
     ways.insert({from_group, to_group});
   }
   const std::vector<std::string> runs{name_of(halves), name_of(all)};
