@@ -192,7 +192,8 @@ def tapered_trunk_rows(options, npgpu, log):
                 run([os.path.join(vc_dir, "mpirun"), "-q", "-np", str(hosts), npgpu, "--module", "tcp", "-o", record, *pairs,
                      *LARGE], log)
             with open(os.path.join(vc_dir, "hosts")) as table:
-                racks = [[line.split()[0] for line in table.read().splitlines() if line.split()[4] == side] for side in "12"]
+                rows = [line.split() for line in table.read().splitlines()]
+            racks = [[row[0] for row in rows if row[4] == side] for side in "12"]
             named = [g["groups"] for r in report(npgpu, record)["runs"] for g in r.get("host_groups", [])]
             text = subprocess.run([npgpu, "report", record], capture_output=True, text=True).stdout
             matrix = megabytes_after(text, "the cells across, measured at once, moved ")
