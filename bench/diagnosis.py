@@ -29,7 +29,7 @@ Planted switches (eager limits) have their own bench, bench/switches.py.
     bench/diagnosis.py OUT_DIR [--build build] [--launches 3] [--rate 400] [--trunk 200]
                                [--host-rate 200] [--only trunks] [--gpu]
 
-About 15 minutes at the defaults, and 45 more for scenario 5 (--only trunks: scenario 5 alone;
+About 15 minutes at the defaults, and 20 more for scenario 5 (--only trunks: scenario 5 alone;
 --gpu: about a minute); the tables come last.
 """
 import argparse
