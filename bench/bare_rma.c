@@ -1,10 +1,16 @@
-/* The bare references for bench/rma.py: MPI_Put between two ranks with nothing around it, one window
-   made by MPI_Win_allocate and locked once (MPI_Win_lock_all), one buffer reused (cache-warm). For
-   each power of two from 1 B to the size given (default 4 MiB), two definitions of latency:
+/* The bare references for bench/rma.py: one-sided operations between two ranks with nothing around
+   them, one window made by MPI_Win_allocate and locked once (MPI_Win_lock_all), buffers reused
+   (cache-warm). For each power of two from 1 B to the size given (default 4 MiB):
    - put_flush: a put and MPI_Win_flush, timed on the origin alone (osu_put_latency's);
    - half_rtt: a put and its flush, seen by the peer polling the message's last byte through
-     MPI_Win_sync, then the peer's put of it back: half the round trip (npgpu mpiRma's pingpong).
-   Prints "bytes put_flush_us half_rtt_us" per size: the mean of the fastest of 5 batches. */
+     MPI_Win_sync, then the peer's put of it back: half the round trip (npgpu mpiRma's pingpong);
+   - get_flush: a get and its flush (npgpu mpiRma's get, and osu_get_latency's operation);
+   - get_stamped: the same with two MPI_Wtime calls around each, as osu_get_latency takes inside
+     its timed loop for its per-iteration tail latencies;
+   - window_one_slot: 64 puts of the message to one place and a flush (npgpu's warm stream);
+   - window_slots: 64 puts to 64 places side by side and a flush (osu_put_bw's window, whose
+     buffers span 64 messages).
+   Prints "bytes" and those six in us per size: each the fastest of 5 batches' means. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,16 +18,40 @@
 
 static double fastest(double a, double b) { return a < b ? a : b; }
 
-/* The origin's put and flush, `iterations` times; the peer waits at the barrier. */
-static double put_flush(int rank, char *source, int bytes, int iterations, MPI_Win win) {
+#define WINDOW 64 /* osu_put_bw's */
+
+enum operation { PUT, GET, GET_STAMPED, WINDOW_ONE_SLOT, WINDOW_SLOTS };
+
+/* One iteration of `op` by the origin, ending with its flush. */
+static void one(enum operation op, char *local, int bytes, MPI_Win win) {
+  switch (op) {
+    case PUT: MPI_Put(local, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, win); break;
+    case GET: MPI_Get(local, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, win); break;
+    case GET_STAMPED: {
+      volatile double stamps = MPI_Wtime();
+      MPI_Get(local, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, win);
+      MPI_Win_flush(1, win);
+      stamps += MPI_Wtime();
+      return;
+    }
+    case WINDOW_ONE_SLOT:
+    case WINDOW_SLOTS:
+      for (int j = 0; j < WINDOW; ++j) {
+        const int slot = op == WINDOW_SLOTS ? j * bytes : 0;
+        MPI_Put(local + slot, bytes, MPI_BYTE, 1, slot, bytes, MPI_BYTE, win);
+      }
+      break;
+  }
+  MPI_Win_flush(1, win);
+}
+
+/* The origin's `op`, `iterations` times, timed on the origin alone; the peer waits at the barrier. */
+static double origin_seconds(int rank, enum operation op, char *local, int bytes, int iterations, MPI_Win win) {
   MPI_Barrier(MPI_COMM_WORLD);
   double seconds = 0;
   if (rank == 0) {
     double start = MPI_Wtime();
-    for (int i = 0; i < iterations; ++i) {
-      MPI_Put(source, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, win);
-      MPI_Win_flush(1, win);
-    }
+    for (int i = 0; i < iterations; ++i) one(op, local, bytes, win);
     seconds = (MPI_Wtime() - start) / iterations;
   }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -57,24 +87,32 @@ int main(int argc, char **argv) {
   const int largest = argc > 1 ? atoi(argv[1]) : 1 << 22;
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  char *source = malloc(largest), *exposed = NULL;
+  const size_t span = (size_t)largest * WINDOW;
+  char *source = malloc(span), *exposed = NULL;
   MPI_Win win;
-  MPI_Win_allocate(largest, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &exposed, &win);
-  memset(source, 0, largest);
-  memset(exposed, 0, largest);
+  MPI_Win_allocate((MPI_Aint)span, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &exposed, &win);
+  memset(source, 0, span);
+  memset(exposed, 0, span);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
   MPI_Win_sync(win);
   unsigned count = 0;
+  const enum operation origin_ops[] = {PUT, GET, GET_STAMPED, WINDOW_ONE_SLOT, WINDOW_SLOTS};
   for (int bytes = 1; bytes <= largest; bytes *= 2) {
     const int iterations = bytes <= 8192 ? 10000 : 1000;
-    double one_way = 1e30, half = 1e30;
-    put_flush(rank, source, bytes, iterations / 10, win);  /* warm-up */
-    half_round_trip(rank, source, exposed, bytes, iterations / 10, win, &count);
-    for (int batch = 0; batch < 5; ++batch) {
-      one_way = fastest(one_way, put_flush(rank, source, bytes, iterations, win));
-      half = fastest(half, half_round_trip(rank, source, exposed, bytes, iterations, win, &count));
+    double half = 1e30, origin[5] = {1e30, 1e30, 1e30, 1e30, 1e30};
+    for (int batch = -1; batch < 5; ++batch) { /* batch -1: a warm-up of a tenth */
+      const int each = batch < 0 ? iterations / 10 : iterations;
+      for (int k = 0; k < 5; ++k) {
+        const int windows = origin_ops[k] >= WINDOW_ONE_SLOT ? (each / WINDOW > 10 ? each / WINDOW : 10) : each;
+        const double seconds = origin_seconds(rank, origin_ops[k], source, bytes, windows, win);
+        if (batch >= 0) origin[k] = fastest(origin[k], seconds);
+      }
+      const double seconds = half_round_trip(rank, source, exposed, bytes, each, win, &count);
+      if (batch >= 0) half = fastest(half, seconds);
     }
-    if (rank == 0) printf("%d %.4f %.4f\n", bytes, one_way * 1e6, half * 1e6);
+    if (rank == 0)
+      printf("%d %.4f %.4f %.4f %.4f %.4f %.4f\n", bytes, origin[0] * 1e6, half * 1e6, origin[1] * 1e6, origin[2] * 1e6,
+             origin[3] * 1e6, origin[4] * 1e6);
   }
   MPI_Win_unlock_all(win);
   MPI_Win_free(&win);
