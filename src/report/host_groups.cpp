@@ -47,6 +47,7 @@ struct Cells {
   std::vector<std::string> hosts;
   std::vector<std::size_t> host_of;  // by rank
   std::vector<double> rate;          // by cell, B/s; NaN not measured
+  std::vector<double> link;          // host to host (from * hosts + to): the median of its cells; NaN none
   double fast = 0, flag_below = 0, threshold = 0;  // what the fastest links reach; slow under threshold
 
   std::size_t sender(std::size_t cell) const { return host_of[cell / ranks]; }
@@ -131,15 +132,10 @@ Judged judge(const Cells& cells, const Grouping& group, const Crowds& crowds) {
   return judged;
 }
 
-// Hosts joined by fast links both ways (each host to host link the median of its cells).
+// Hosts joined by fast links both ways.
 Grouping joined_by_fast_links(const Cells& cells) {
   const std::size_t n = cells.hosts.size();
-  std::vector<std::vector<double>> link(n * n);
-  for (std::size_t cell = 0; cell < cells.rate.size(); ++cell)
-    if (std::isfinite(cells.rate[cell])) link[cells.sender(cell) * n + cells.receiver(cell)].push_back(cells.rate[cell]);
-  const auto fast = [&](std::size_t a, std::size_t b) {
-    return !link[a * n + b].empty() && median_of(link[a * n + b]) >= cells.threshold;
-  };
+  const auto fast = [&](std::size_t a, std::size_t b) { return cells.link[a * n + b] >= cells.threshold; };
   UnionFind joined(n);
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = 0; b < n; ++b)
@@ -168,8 +164,10 @@ Cells cells_at(const MatrixData& matrix, std::size_t size) {
     if (cells.sender(cell) != cells.receiver(cell) && std::isfinite(cells.rate[cell]))
       link[cells.sender(cell) * n + cells.receiver(cell)].push_back(cells.rate[cell]);
   std::vector<double> rates;
-  for (const std::vector<double>& l : link)
-    if (!l.empty()) rates.push_back(median_of(l));
+  for (const std::vector<double>& l : link) {
+    cells.link.push_back(l.empty() ? std::nan("") : median_of(l));
+    if (!l.empty()) rates.push_back(cells.link.back());
+  }
   cells.fast = fast_reference(rates);
   cells.flag_below = matrix.flag_below;
   cells.threshold = matrix.flag_below * cells.fast;

@@ -207,11 +207,11 @@ std::optional<Finding> halves_against_matrix(const RunData& halves, const RunDat
       index = i;
   if (!index) return std::nullopt;
   const std::optional<HostSplit> split = split_hosts(m, *index, matrix_steps(all, n));
-  const auto group_of = [&](int rank) {
+  std::vector<std::size_t> group(static_cast<std::size_t>(n), std::string::npos);  // by rank; npos in none
+  for (std::size_t r = 0; r < group.size(); ++r)
     for (std::size_t g = 0; split && g < split->groups.size(); ++g)
-      if (std::count(split->groups[g].begin(), split->groups[g].end(), m.rank_host[static_cast<std::size_t>(rank)])) return g;
-    return std::string::npos;
-  };
+      if (std::count(split->groups[g].begin(), split->groups[g].end(), m.rank_host[r])) group[r] = g;
+  const auto group_of = [&](int rank) { return group[static_cast<std::size_t>(rank)]; };
   const double* cells = m.throughput.data() + *index * static_cast<std::size_t>(n * n);
   double sum = 0;
   std::vector<double> shares;
