@@ -96,7 +96,7 @@ std::string measured_again(const CurveBreak& b) {
   std::snprintf(steps, sizeof steps, "x%.2f at %s (the sweep's x%.2f)", b.step_again,
                 format_bytes(static_cast<std::uint64_t>(b.bytes_again)).c_str(), b.step_swept);
   std::string stands;
-  if (b.predicted && !b.setting_measured_again)
+  if (!repeated(b) && b.predicted && !b.setting_measured_again)
     stands = ", which does not withdraw it: the path is set to switch near here, and the sizes across that setting "
              "were not measured again";
   else if (!repeated(b) && !withdrawn(b))
