@@ -68,7 +68,9 @@ bool judge_sides(CurveBreak& cut, const Sides& sides, std::span<const double> by
   if (rounds == 0) return false;
   double swept_level = 0;
   for (std::size_t i : sides.before) swept_level += off_the_line(cut, bytes, i, fastest[i]) / static_cast<double>(sides.before.size());
-  const double way = cut.kind == BreakKind::drop ? -1 : 1;  // the largest step the way the sweep saw it
+  // The largest step the way the sweep saw it; at a setting whose break the sweep did not tell, either way.
+  const double way = cut.kind == BreakKind::drop ? -1 : 1;
+  const auto beyond = [&](double step) { return cut.by_setting ? std::fabs(step) : way * step; };
   for (std::size_t i : sides.after) {
     // Each round's step, its sizes measured moments apart; their median, and how far they spread.
     std::vector<double> steps;
@@ -79,15 +81,39 @@ bool judge_sides(CurveBreak& cut, const Sides& sides, std::span<const double> by
       steps.push_back(off_the_line(cut, bytes, i, rechecked[i][round]) - level);
     }
     const double step = median_of(steps);
-    if (cut.step_again > 0 && way * step <= way * std::log(cut.step_again)) continue;
+    if (cut.step_again > 0 && beyond(step) <= beyond(std::log(cut.step_again))) continue;
+    const double side = step < 0 ? -1 : 1;
+    double weakest = side * steps.front();
+    for (double s : steps) weakest = std::min(weakest, side * s);
     for (double& s : steps) s = std::fabs(s - step);
     cut.index_again = i;
     cut.bytes_again = bytes[i];
     cut.step_swept = std::exp(off_the_line(cut, bytes, i, fastest[i]) - swept_level);
     cut.step_again = std::exp(step);
     cut.noise_again = 1.4826 * median_of(steps);
+    cut.weakest_again = std::exp(side * weakest);
   }
   return true;
+}
+
+// The break at `setting` of a curve whose sweep told none near it: the piece holding the first
+// size past the setting split there (a piece the sweep found but did not tell may start there),
+// each side fitted as the sweep's pieces are. Its kind is the way the two lines part there.
+CurveBreak break_at_setting(std::span<const double> bytes, const SizeLevels& levels, const CurvePieces& found,
+                            const SettingSides& setting) {
+  const std::size_t at = setting.above.front();
+  std::size_t holding = 0;
+  while (holding + 1 < found.pieces.size() && found.pieces[holding].last < at) ++holding;
+  const CurvePiece& piece = found.pieces[holding];
+  CurvePiece before{std::min(piece.first, setting.below.front()), at - 1, {}};
+  if (piece.first == at && holding > 0) before.first = found.pieces[holding - 1].first;
+  const CurvePiece after{at, std::max(piece.last, setting.above.back()), {}};
+  CurveBreak cut = break_between({before.first, before.last, piece_line(bytes, levels, before.first, before.last)},
+                                 {after.first, after.last, piece_line(bytes, levels, after.first, after.last)},
+                                 found.noise, bytes);
+  cut.kind = cut.jump < 1 ? BreakKind::drop : BreakKind::jump;
+  cut.by_setting = true;
+  return cut;
 }
 
 }  // namespace
@@ -114,6 +140,30 @@ const SettingSides* setting_of(const CurveBreak& cut, std::span<const CurveBreak
   return nullptr;
 }
 
+std::vector<BreakCandidate> break_candidates(std::span<const double> bytes, const SizeLevels& levels,
+                                             const CurvePieces& found, std::span<const SettingSides> settings) {
+  std::vector<CurveBreak> cuts;
+  for (std::size_t b : found.breaks) cuts.push_back(break_between(found.pieces[b - 1], found.pieces[b], found.noise, bytes));
+  std::vector<BreakCandidate> candidates;
+  for (const CurveBreak& cut : cuts) candidates.push_back({cut, setting_of(cut, cuts, settings, bytes)});
+  for (const SettingSides& setting : settings) {
+    const double set_at = std::sqrt(bytes[setting.below.back()] * bytes[setting.above.front()]);
+    const bool near = std::any_of(cuts.begin(), cuts.end(), [&](const CurveBreak& cut) {
+      return std::fabs(std::log(cut.bytes / set_at)) <= std::log(kNearby);
+    });
+    if (!near && !found.pieces.empty()) candidates.push_back({break_at_setting(bytes, levels, found, setting), &setting});
+  }
+  std::sort(candidates.begin(), candidates.end(),
+            [](const BreakCandidate& a, const BreakCandidate& b) { return a.cut.index < b.cut.index; });
+  return candidates;
+}
+
+bool told_by_setting(const CurveBreak& cut) {
+  const bool every_round = std::log(cut.weakest_again) * std::log(cut.step_again) > 0 &&
+                           std::fabs(std::log(cut.weakest_again)) >= std::log(kLeastRepeat);
+  return cut.setting_measured_again && cut.step_again > 0 && repeated(cut) && every_round;
+}
+
 std::vector<double> fastest_trials(const CurveData& curve) {
   std::vector<double> fastest;
   for (std::size_t i = 0; i < curve.seconds.size(); ++i) {
@@ -124,15 +174,19 @@ std::vector<double> fastest_trials(const CurveData& curve) {
   return fastest;
 }
 
-std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve, std::span<const SettingSides> settings) {
-  const std::vector<double> fastest = fastest_trials(curve);
+std::vector<std::size_t> sizes_to_measure_again(std::span<const double> bytes, std::span<const double> seconds,
+                                                std::span<const std::vector<double>> trials,
+                                                std::span<const SettingSides> settings) {
+  if (bytes.size() < 2 || bytes.size() != seconds.size()) return {};
+  const SizeLevels levels = size_levels(bytes, trials_or_times(seconds, trials));
   std::set<std::size_t> sizes;
-  const std::vector<CurveBreak> cuts = analyse_hockney(curve.bytes_per_transfer, curve.seconds, curve.trial_seconds).breaks;
-  for (const CurveBreak& cut : cuts)
-    for (std::size_t index :
-         recheck_indices(cut, curve.bytes_per_transfer, fastest, setting_of(cut, cuts, settings, curve.bytes_per_transfer)))
-      sizes.insert(index);
+  for (const BreakCandidate& candidate : break_candidates(bytes, levels, find_pieces(bytes, levels), settings))
+    for (std::size_t index : recheck_indices(candidate.cut, bytes, levels.fastest, candidate.setting)) sizes.insert(index);
   return {sizes.begin(), sizes.end()};
+}
+
+std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve, std::span<const SettingSides> settings) {
+  return sizes_to_measure_again(curve.bytes_per_transfer, curve.seconds, curve.trial_seconds, settings);
 }
 
 void judge_recheck(CurveBreak& cut, std::span<const double> bytes, std::span<const double> fastest,
@@ -141,6 +195,11 @@ void judge_recheck(CurveBreak& cut, std::span<const double> bytes, std::span<con
   judge_sides(cut, sides_of(cut, bytes, fastest), bytes, fastest, rechecked);
   cut.predicted = setting != nullptr;
   if (setting != nullptr) cut.setting_measured_again = judge_sides(cut, sides_of(*setting), bytes, fastest, rechecked);
+  if (cut.by_setting && cut.step_again > 0) {
+    cut.kind = cut.step_again < 1 ? BreakKind::drop : BreakKind::jump;
+    cut.jump = cut.step_again;
+    cut.seconds_after = cut.seconds_before * cut.step_again;
+  }
 }
 
 bool repeated(const CurveBreak& cut) {

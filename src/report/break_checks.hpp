@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "results/run_data.hpp"
+#include "report/change_points.hpp"
 #include "report/hockney.hpp"
 
 namespace npgpu {
@@ -50,11 +51,36 @@ std::vector<std::size_t> recheck_indices(const CurveBreak& cut, std::span<const 
 const SettingSides* setting_of(const CurveBreak& cut, std::span<const CurveBreak> cuts,
                                std::span<const SettingSides> settings, std::span<const double> bytes);
 
+// A break to judge by measuring again, with the setting it is judged across (nullptr: none).
+struct BreakCandidate {
+  CurveBreak cut;
+  const SettingSides* setting = nullptr;
+};
+
+// The breaks the sweep's pieces (`found`) tell, each with its setting_of; and for each of
+// `settings` that none of those lies near (within kNearby: a break told a little beyond
+// kSwitchReach may be the same switch, and one switch is one break), one at the setting
+// (by_setting): the piece of the sweep that holds it split there. The sweep may tell no break near a switch
+// at all, where the machine slowed around it (vader's 1 KiB limit: only a drop at 3069 B told),
+// and a break never told would never be measured again. Ascending.
+std::vector<BreakCandidate> break_candidates(std::span<const double> bytes, const SizeLevels& levels,
+                                             const CurvePieces& found, std::span<const SettingSides> settings);
+
+// A break at a setting that the sweep's pieces did not tell is told only on what measuring again
+// shows: the sizes across the setting measured again, a step there clearly (repeated), and by
+// kLeastRepeat in every round the same way. Four rounds' spread can read small by chance: on a
+// busy machine (a size's trials 20% apart) the median and spread alone told a step at one
+// setting of 20 with none there.
+bool told_by_setting(const CurveBreak& cut);
+
 // Each size's fastest trial, as analyse_hockney has them (a size without trials: its one time).
 std::vector<double> fastest_trials(const CurveData& curve);
 
-// The sizes of a curve to measure again after its sweep: those of recheck_indices for every break
-// its sweep's trials show, with the setting near it of `settings`, ascending.
+// The sizes of a curve to measure again after its sweep: those of recheck_indices for every
+// break_candidates gives, ascending.
+std::vector<std::size_t> sizes_to_measure_again(std::span<const double> bytes, std::span<const double> seconds,
+                                                std::span<const std::vector<double>> trials,
+                                                std::span<const SettingSides> settings);
 std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve, std::span<const SettingSides> settings);
 
 // Where the sizes of recheck_indices were measured again (`rechecked`: each size's trials in the
@@ -67,7 +93,8 @@ std::vector<std::size_t> sizes_to_measure_again(const CurveData& curve, std::spa
 // rounds and not in the fourth, and the fastest trial of each size mixed the two), with the
 // rounds' robust spread (1.48 MAD, log) as its noise. Leaves them 0 otherwise. With a `setting`
 // near the break, the sizes across it count as after and before too, and the cut says so
-// (predicted, setting_measured_again).
+// (predicted, setting_measured_again). A break by_setting takes its kind and jump from the step
+// measured again: the sweep's pieces did not part there.
 void judge_recheck(CurveBreak& cut, std::span<const double> bytes, std::span<const double> fastest,
                    std::span<const std::vector<double>> rechecked, const SettingSides* setting = nullptr);
 

@@ -245,6 +245,19 @@ void settle_breaks(std::span<const double> bytes, const SizeLevels& levels, std:
 
 }  // namespace
 
+std::vector<std::vector<double>> trials_or_times(std::span<const double> seconds,
+                                                 std::span<const std::vector<double>> trials) {
+  std::vector<std::vector<double>> kept(trials.begin(), trials.end());
+  if (kept.size() != seconds.size()) kept.assign(seconds.size(), {});
+  for (std::size_t i = 0; i < kept.size(); ++i)
+    if (kept[i].empty()) kept[i] = {seconds[i]};
+  return kept;
+}
+
+HockneyLine piece_line(std::span<const double> bytes, const SizeLevels& levels, std::size_t first, std::size_t last) {
+  return fit_piece(bytes, levels, first, last).line;
+}
+
 SizeLevels size_levels(std::span<const double> bytes, std::span<const std::vector<double>> trials) {
   SizeLevels levels;
   std::vector<double> own;

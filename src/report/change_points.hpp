@@ -26,11 +26,12 @@ struct SizeLevels {
 // gap between its two fastest trials (none with one trial).
 SizeLevels size_levels(std::span<const double> bytes, std::span<const std::vector<double>> trials);
 
-// A regime of the curve: sizes first..last and the Hockney line of their fastest trials.
-struct CurvePiece {
-  std::size_t first = 0, last = 0;
-  HockneyLine line;
-};
+// The trials of a curve as size_levels takes them: a size without trials stands for its one time.
+std::vector<std::vector<double>> trials_or_times(std::span<const double> seconds,
+                                                 std::span<const std::vector<double>> trials);
+
+// The line of a piece of sizes first..last, fitted as find_pieces fits its pieces.
+HockneyLine piece_line(std::span<const double> bytes, const SizeLevels& levels, std::size_t first, std::size_t last);
 
 inline constexpr std::size_t kMaxBreaks = 3;     // told
 inline constexpr std::size_t kSearchBreaks = 6;  // searched: the most prominent kMaxBreaks are told

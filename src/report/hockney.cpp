@@ -36,26 +36,6 @@ BreakKind kind_of(const HockneyLine& before, const HockneyLine& after, double be
 
 double beta_of(const HockneyLine& line) { return line.gamma > 0 ? 1 / line.gamma : 0; }
 
-// The break that starts piece `b` of `found`, with the evidence of the pieces on its two sides.
-CurveBreak break_between(const CurvePieces& found, std::size_t b, std::span<const double> bytes) {
-  const CurvePiece &before = found.pieces[b - 1], &after = found.pieces[b];
-  const std::size_t at = after.first;
-  CurveBreak cut;
-  cut.index = at;
-  cut.bytes = bytes[at];
-  cut.seconds_before = before.line.seconds(bytes[at]);
-  cut.seconds_after = after.line.seconds(bytes[at]);
-  cut.jump = cut.seconds_after / cut.seconds_before;
-  cut.kind = kind_of(before.line, after.line, bytes[before.last], bytes[at]);
-  cut.beta_before_B_per_s = beta_of(before.line);
-  cut.beta_after_B_per_s = beta_of(after.line);
-  cut.noise = found.noise;
-  cut.first_before = before.first;
-  cut.last_after = after.last;
-  cut.line_before = before.line;
-  return cut;
-}
-
 }  // namespace
 
 HockneyLine weighted_hockney_line(std::span<const double> bytes, std::span<const double> seconds,
@@ -111,6 +91,24 @@ HockneyFit fit_hockney(std::span<const double> bytes, std::span<const double> se
   return fit;
 }
 
+CurveBreak break_between(const CurvePiece& before, const CurvePiece& after, double noise, std::span<const double> bytes) {
+  const std::size_t at = after.first;
+  CurveBreak cut;
+  cut.index = at;
+  cut.bytes = bytes[at];
+  cut.seconds_before = before.line.seconds(bytes[at]);
+  cut.seconds_after = after.line.seconds(bytes[at]);
+  cut.jump = cut.seconds_after / cut.seconds_before;
+  cut.kind = kind_of(before.line, after.line, bytes[before.last], bytes[at]);
+  cut.beta_before_B_per_s = beta_of(before.line);
+  cut.beta_after_B_per_s = beta_of(after.line);
+  cut.noise = noise;
+  cut.first_before = before.first;
+  cut.last_after = after.last;
+  cut.line_before = before.line;
+  return cut;
+}
+
 const char* break_kind_name(BreakKind kind) {
   switch (kind) {
     case BreakKind::jump: return "jump";
@@ -128,17 +126,12 @@ HockneyAnalysis analyse_hockney(std::span<const double> bytes, std::span<const d
   if (bytes.size() < 2 || bytes.size() != seconds.size()) return analysis;
   analysis.whole = fit_hockney(bytes, seconds, 0, bytes.size() - 1);
 
-  std::vector<std::vector<double>> kept(trials.begin(), trials.end());
-  if (kept.size() != seconds.size()) kept.assign(seconds.size(), {});
-  for (std::size_t i = 0; i < kept.size(); ++i)
-    if (kept[i].empty()) kept[i] = {seconds[i]};
-  const SizeLevels levels = size_levels(bytes, kept);
-  const CurvePieces found = find_pieces(bytes, levels);
-  std::vector<CurveBreak> cuts;
-  for (std::size_t b : found.breaks) cuts.push_back(break_between(found, b, bytes));
+  const SizeLevels levels = size_levels(bytes, trials_or_times(seconds, trials));
   std::size_t from = 0;
-  for (CurveBreak cut : cuts) {
-    judge_recheck(cut, bytes, levels.fastest, rechecked, setting_of(cut, cuts, settings, bytes));
+  for (BreakCandidate candidate : break_candidates(bytes, levels, find_pieces(bytes, levels), settings)) {
+    CurveBreak& cut = candidate.cut;
+    judge_recheck(cut, bytes, levels.fastest, rechecked, candidate.setting);
+    if (cut.by_setting && !told_by_setting(cut)) continue;
     if (withdrawn(cut)) {
       analysis.withdrawn.push_back(cut);
       continue;

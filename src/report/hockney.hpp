@@ -39,6 +39,12 @@ struct HockneyFit {
 HockneyFit fit_hockney(std::span<const double> bytes, std::span<const double> seconds, std::size_t first,
                        std::size_t last);
 
+// A regime of the curve: sizes first..last and the Hockney line of their fastest trials.
+struct CurvePiece {
+  std::size_t first = 0, last = 0;
+  HockneyLine line;
+};
+
 // What happens to the time per transfer at a break: it jumps above what the sizes below predict,
 // falls below it (a faster way takes over), or grows at another rate from there (the fits of the
 // two sides step by less than kLeastChange at the break and part only away from it).
@@ -63,10 +69,20 @@ struct CurveBreak {
   // step (log, robust).
   std::size_t index_again = 0;
   double bytes_again = 0, step_swept = 0, step_again = 0, noise_again = 0;
+  // The round measured again whose step there lies nearest 1 the way step_again lies (or beyond 1
+  // the other way): what every round shows.
+  double weakest_again = 0;
   // The path's settings say it switches within kSwitchReach of here (set_switches.hpp), and
   // whether the sizes across that setting were measured again (an older record may lack them).
   bool predicted = false, setting_measured_again = false;
+  // The sweep's pieces did not part here: the path's settings put a switch here and measuring the
+  // sizes across the setting again showed its step (break_checks.hpp). Its kind and jump are that step's.
+  bool by_setting = false;
 };
+
+// The break between two neighbouring pieces, at the first size of `after`, with the evidence of
+// their lines; `noise`, the curve's (CurvePieces::noise).
+CurveBreak break_between(const CurvePiece& before, const CurvePiece& after, double noise, std::span<const double> bytes);
 
 // Where the path's settings say it switches, as sizes of one curve (indices): those within
 // kSwitchReach of the setting, where a break is probably that switch, and the sizes that measuring

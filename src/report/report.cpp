@@ -164,6 +164,13 @@ std::string describe_break(const CurveBreak& b, const CurveReport& curve) {
              rate(b.beta_after_B_per_s);
       break;
   }
+  if (b.by_setting) {
+    char evidence[160];
+    std::snprintf(evidence, sizeof evidence, "at %s, every round by x%.2f at least; the sweep's x%.2f, where its pieces did not part",
+                  format_bytes(static_cast<std::uint64_t>(b.bytes_again)).c_str(), b.weakest_again, b.step_swept);
+    return what + " when the sizes across the size the path is set to switch at were measured again in turn (" + evidence +
+           "); on this path that can mean: " + break_meaning(b, curve);
+  }
   return what + " (fastest trials: " + format_seconds(b.seconds_before) + " by the fit below, " +
          format_seconds(b.seconds_after) + " by the fit from here; the curve's noise " + percent(b.noise) +
          measured_again(b) + "); on this path that can mean: " + break_meaning(b, curve);

@@ -35,8 +35,10 @@ json break_json(const CurveBreak& b) {
              {"step_swept", number(b.step_swept)},
              {"step_again", number(b.step_again)},
              {"noise_again", number(b.noise_again)},
+             {"weakest_round", number(b.weakest_again)},
              {"across_setting", b.setting_measured_again}};
   return {{"bytes", number(b.bytes)},
+          {"told_by", b.by_setting ? "setting" : "sweep"},
           {"kind", break_kind_name(b.kind)},
           {"jump", number(b.jump)},
           {"fastest_before_s", number(b.seconds_before)},

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "report/break_checks.hpp"
+#include "report/set_switches.hpp"
 #include "support/command.hpp"
 #include "support/h5_file.hpp"
 
@@ -215,13 +216,15 @@ TEST(Expectations, AnImpossibleBandwidthExitsWith5AfterTheRecordIsWritten) {
 }
 
 // The report of a quick mpi run over `transport` (vader: shared memory; tcp) with its eager limit
-// set to `limit`: its curve.
-nlohmann::json planted_run(const TempDir& dir, int limit, const std::string& transport = "vader") {
-  const std::string record = dir.file(transport + "-eager-" + std::to_string(limit) + ".h5");
+// set to `limit`, and `more` options: its curve.
+nlohmann::json planted_run(const TempDir& dir, int limit, const std::string& transport = "vader",
+                           const std::vector<std::string>& more = {}) {
+  const std::string record = dir.file(transport + "-eager-" + std::to_string(limit) + std::to_string(more.size()) + ".h5");
   std::vector<std::string> argv = mpirun_npgpu(2, {"pml", "ob1", "btl", transport == "tcp" ? "tcp,self" : "self,vader",
                                                    "btl_" + transport + "_eager_limit", std::to_string(limit)});
   argv.insert(argv.end(), {"--module", "mpi"});
   for (const std::string& option : quick_sweep("16K")) argv.push_back(option);
+  argv.insert(argv.end(), more.begin(), more.end());
   argv.insert(argv.end(), {"-o", record});
   const CommandResult run = run_command(argv);
   EXPECT_EQ(run.exit_code, 0) << run.err;
@@ -266,6 +269,39 @@ TEST(Report, NamesTheEagerLimitPlantedWithAnMcaParameter) {
   }
 }
 
+TEST(Report, EverySettingIsMeasuredAgainAcrossWhereTheSweepToldNoBreakNearIt) {
+  // The sweep may tell no break near a switch at all (the machine slowed around it), and a break
+  // never told would never be measured again: the driver measures the sizes on both sides of each
+  // size setting of the MPI's (vader's inline sends, fast boxes and eager limit here) after the sweep.
+  constexpr int kLimit = 8192;
+  TempDir dir;
+  const nlohmann::json curve = planted_run(dir, kLimit);
+  const std::vector<double> again = H5File(dir.file("vader-eager-" + std::to_string(kLimit) + "0.h5"))
+                                        .doubles("/runs/0001/curves/rank0/recheck_bytes");
+  const auto measured_again_within = [&](double from, double to) {
+    return std::any_of(again.begin(), again.end(), [&](double bytes) { return bytes >= from && bytes <= to; });
+  };
+  // A break the sweep told within a factor 2 of a setting may be its switch: its own sizes are
+  // measured again instead.
+  const auto swept_near = [&](double at) {
+    for (const char* kind : {"breaks", "withdrawn_breaks"})
+      for (const nlohmann::json& b : curve[kind])
+        if (b["told_by"] == "sweep" && std::fabs(std::log(b["bytes"].get<double>() / at)) <= std::log(2)) return true;
+    return false;
+  };
+  const nlohmann::json& set = curve["set_switches"];
+  ASSERT_GE(set.size(), 3u) << set.dump();
+  std::size_t checked = 0;
+  for (const nlohmann::json& s : set) {
+    const double at = s["bytes"].get<double>();
+    if (swept_near(at)) continue;
+    ++checked;
+    EXPECT_TRUE(measured_again_within(at / 2, at / 1.05)) << "below " << s.dump();
+    EXPECT_TRUE(measured_again_within(at * 1.05, at * kSwitchReach)) << "above " << s.dump();
+  }
+  EXPECT_GT(checked, 0u) << "a setting the sweep told no break near: " << curve["breaks"].dump();
+}
+
 TEST(Report, ReadsTheTcpEagerLimitFromTheMpiWhereSharedMemoryIsOff) {
   // Two ranks of one host over TCP: Open MPI's TCP settings apply there, and the report reads them
   // from the MPI (MPI_T), whatever the curve shows.
@@ -293,7 +329,7 @@ TEST(Report, AStepTheMachineMadeAlongTheSweepIsWithdrawn) {
   argv.insert(argv.end(), {"--module", "mpi", "--lower", "64K", "--upper", "2M", "--test-clock-drift", "512K:2", "-o", record});
   const CommandResult run = run_command(argv);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  expect_contains(run.out, "measured again in turn after the sweep, around its breaks: ");
+  expect_contains(run.out, "measured again in turn after the sweep, around its breaks");
   const CommandResult report = npgpu({"report", "--json", record});
   ASSERT_EQ(report.exit_code, 0) << report.err;
   const nlohmann::json curve = nlohmann::json::parse(report.out)["runs"][0]["curves"][0];
