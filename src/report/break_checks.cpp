@@ -113,6 +113,7 @@ CurveBreak break_at_setting(std::span<const double> bytes, const SizeLevels& lev
                                  found.noise, bytes);
   cut.kind = cut.jump < 1 ? BreakKind::drop : BreakKind::jump;
   cut.by_setting = true;
+  cut.setting_bytes = setting.bytes;
   return cut;
 }
 
@@ -146,12 +147,13 @@ std::vector<BreakCandidate> break_candidates(std::span<const double> bytes, cons
   for (std::size_t b : found.breaks) cuts.push_back(break_between(found.pieces[b - 1], found.pieces[b], found.noise, bytes));
   std::vector<BreakCandidate> candidates;
   for (const CurveBreak& cut : cuts) candidates.push_back({cut, setting_of(cut, cuts, settings, bytes)});
+  const auto off = [](const CurveBreak& cut, const SettingSides& setting) { return std::fabs(std::log(cut.bytes / setting.bytes)); };
   for (const SettingSides& setting : settings) {
-    const double set_at = std::sqrt(bytes[setting.below.back()] * bytes[setting.above.front()]);
-    const bool near = std::any_of(cuts.begin(), cuts.end(), [&](const CurveBreak& cut) {
-      return std::fabs(std::log(cut.bytes / set_at)) <= std::log(kNearby);
+    const bool covered = std::any_of(cuts.begin(), cuts.end(), [&](const CurveBreak& cut) {
+      return off(cut, setting) <= std::log(kNearby) &&
+             std::none_of(settings.begin(), settings.end(), [&](const SettingSides& other) { return off(cut, other) < off(cut, setting); });
     });
-    if (!near && !found.pieces.empty()) candidates.push_back({break_at_setting(bytes, levels, found, setting), &setting});
+    if (!covered && !found.pieces.empty()) candidates.push_back({break_at_setting(bytes, levels, found, setting), &setting});
   }
   std::sort(candidates.begin(), candidates.end(),
             [](const BreakCandidate& a, const BreakCandidate& b) { return a.cut.index < b.cut.index; });

@@ -58,9 +58,11 @@ struct BreakCandidate {
 };
 
 // The breaks the sweep's pieces (`found`) tell, each with its setting_of; and for each of
-// `settings` that none of those lies near (within kNearby: a break told a little beyond
-// kSwitchReach may be the same switch, and one switch is one break), one at the setting
-// (by_setting): the piece of the sweep that holds it split there. The sweep may tell no break near a switch
+// `settings` that none of those stands for (a break within kNearby of it, and nearer it than any
+// other setting: one told a little beyond kSwitchReach may be the same switch, and one switch is
+// one break), one at the setting (by_setting, named by it): the piece of the sweep that holds it
+// split there. TCP's 48 KiB limit was missed where a drop at 96 KiB, another setting's, had
+// stood for it. The sweep may tell no break near a switch
 // at all, where the machine slowed around it (vader's 1 KiB limit: only a drop at 3069 B told),
 // and a break never told would never be measured again. Ascending.
 std::vector<BreakCandidate> break_candidates(std::span<const double> bytes, const SizeLevels& levels,

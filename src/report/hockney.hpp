@@ -78,6 +78,7 @@ struct CurveBreak {
   // The sweep's pieces did not part here: the path's settings put a switch here and measuring the
   // sizes across the setting again showed its step (break_checks.hpp). Its kind and jump are that step's.
   bool by_setting = false;
+  double setting_bytes = 0;  // by_setting: the setting it stands for
 };
 
 // The break between two neighbouring pieces, at the first size of `after`, with the evidence of
@@ -88,6 +89,7 @@ CurveBreak break_between(const CurvePiece& before, const CurvePiece& after, doub
 // kSwitchReach of the setting, where a break is probably that switch, and the sizes that measuring
 // again compares across it, below and above (set_switches.hpp chooses them).
 struct SettingSides {
+  double bytes = 0;  // the setting
   std::size_t first_near = 0, last_near = 0;
   std::vector<std::size_t> below, above;
 };

@@ -49,8 +49,9 @@ std::vector<SwitchCheck> check_set_switches(std::span<const double> bytes, std::
   for (const CurveBreak& cut : breaks) {
     SwitchCheck* nearest = nullptr;
     for (SwitchCheck& check : checks)
-      if (distance(cut.bytes, check.set.bytes) <= std::log(kSwitchReach) &&
-          (nearest == nullptr || distance(cut.bytes, check.set.bytes) < distance(cut.bytes, nearest->set.bytes)))
+      if (cut.by_setting ? check.set.bytes == cut.setting_bytes
+                         : distance(cut.bytes, check.set.bytes) <= std::log(kSwitchReach) &&
+                               (nearest == nullptr || distance(cut.bytes, check.set.bytes) < distance(cut.bytes, nearest->set.bytes)))
         nearest = &check;
     if (nearest != nullptr &&
         (nearest->break_bytes == 0 || distance(cut.bytes, nearest->set.bytes) < distance(nearest->break_bytes, nearest->set.bytes)))
@@ -65,7 +66,7 @@ std::vector<SettingSides> setting_sides(std::span<const double> bytes, std::span
   std::vector<SettingSides> found;
   for (const SetSwitch& set : switches) {
     if (!applies(set, one_host)) continue;
-    SettingSides sides{bytes.size(), 0, {}, {}};
+    SettingSides sides{set.bytes, bytes.size(), 0, {}, {}};
     for (std::size_t i = 0; i < bytes.size(); ++i) {
       if (distance(bytes[i], set.bytes) <= std::log(kSwitchReach))
         sides.first_near = std::min(sides.first_near, i), sides.last_near = i;

@@ -29,7 +29,8 @@ struct SwitchCheck {
 
 // The switches of `switches` that apply to the curve (`one_host`: its two ranks share a host)
 // and lie inside its sizes (`bytes`: message sizes, ascending; `fastest`: each size's fastest
-// trial), checked; each told break in `breaks` names the nearest of them within kSwitchReach.
+// trial), checked; each told break in `breaks` names the nearest of them within kSwitchReach,
+// and one told by a setting (CurveBreak::by_setting) names its own.
 std::vector<SwitchCheck> check_set_switches(std::span<const double> bytes, std::span<const double> fastest,
                                             std::span<const CurveBreak> breaks, std::span<const SetSwitch> switches,
                                             bool one_host);

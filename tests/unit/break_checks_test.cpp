@@ -219,6 +219,42 @@ TEST(ChangePoints, ASettingWhoseSizesPartNeitherWayTellsNothing) {
     }
 }
 
+TEST(ChangePoints, ABreakToldByASettingNamesThatSetting) {
+  // Measured again across vader's 2 KiB eager limit, its break lies at 3069 B, the first size past
+  // it, nearer the 4 KiB fast boxes' setting; a break of the sweep's there names the nearer one.
+  const std::vector<double> bytes{1533, 1536, 1539, 2045, 2048, 2051, 3069, 3072, 3075, 4093, 4096, 4099, 6141};
+  const std::vector<double> fastest(bytes.size(), 1e-6);
+  const std::vector<SetSwitch> set{{2048, "btl_vader_eager_limit = 2048", "eager sends end", SetSwitch::Reach::any},
+                                   {4096, "btl_vader_fbox_size = 4096", "fast boxes end", SetSwitch::Reach::any}};
+  CurveBreak cut;
+  cut.bytes = 3069;
+  cut.by_setting = true;
+  cut.setting_bytes = 2048;
+  std::vector<SwitchCheck> checks = check_set_switches(bytes, fastest, std::vector<CurveBreak>{cut}, set, true);
+  ASSERT_EQ(checks.size(), 2u);
+  EXPECT_EQ(checks[0].break_bytes, 3069);
+  EXPECT_EQ(checks[1].break_bytes, 0);
+  cut.by_setting = false;
+  checks = check_set_switches(bytes, fastest, std::vector<CurveBreak>{cut}, set, true);
+  EXPECT_EQ(checks[0].break_bytes, 0);
+  EXPECT_EQ(checks[1].break_bytes, 3069);
+}
+
+TEST(ChangePoints, ASettingAnotherSettingsBreakLiesNearIsStillMeasuredAgain) {
+  // TCP's eager limit at 48 KiB, and a drop the sweep told at 96 KiB, within a factor 2 of it but
+  // nearer the 128 KiB setting that it stands for: the 48 KiB setting's sides are measured again.
+  const auto dropped = switching(kBelow, 98301, [](double n) { return 0.6 * kBelow(n); });
+  const SyntheticCurve c = synthetic_curve(dropped, kQuiet, 1);
+  ASSERT_EQ(analyse_hockney(c.bytes, c.seconds, c.trials).breaks.size(), 1u);
+  const std::vector<SetSwitch> switches{{49152, "btl_tcp_eager_limit = 49152", "eager sends end", SetSwitch::Reach::any},
+                                        {131072, "btl_tcp_max_send_size = 131072", "fragments", SetSwitch::Reach::any}};
+  const std::vector<SettingSides> set = setting_sides(c.bytes, switches, false);
+  ASSERT_EQ(set.size(), 2u);
+  const std::vector<std::size_t> sizes = sizes_to_recheck(c, set);
+  for (std::size_t i : set[0].below) EXPECT_EQ(std::count(sizes.begin(), sizes.end(), i), 1) << c.bytes[i];
+  for (std::size_t i : set[0].above) EXPECT_EQ(std::count(sizes.begin(), sizes.end(), i), 1) << c.bytes[i];
+}
+
 // The machine slowed 1.6 times from 2051 B on while the sweep went by, beside a setting whose two
 // ways cost alike (vader's 64 KiB limit here): measured again with `noise`, the analysis.
 HockneyAnalysis slowed_beside_a_setting(unsigned seed, double noise) {
