@@ -20,14 +20,17 @@ struct SetSwitch {
   Reach reach = Reach::any;
 };
 
-// The first three are clauses ("on this path that can mean: ..."), the last a noun phrase ("on this
-// path the cause can be ...").
+// The first three are clauses ("on this path that can mean: ..."), shortfall a noun phrase ("on this
+// path the cause can be ..."), below_layer a clause ("... far below the layer under it: ...").
 struct PathWords {
   std::string jump;       // the time per transfer jumps above what the smaller sizes predict
   std::string drop;       // it falls below that: a faster way takes over from this size
   std::string slope;      // it grows at another rate from this size: the bandwidth changes
   std::string shortfall;  // what holds the peak well under the theoretical peak of the link crossed
   std::vector<SetSwitch> set_switches = {};  // none where the path's settings name no size
+  // What holds this path far below the module under it between the same ends (report/layers.hpp),
+  // from the run's facts where they tell, and the remedy; "" for a path with nothing under it.
+  std::string below_layer = "";
 };
 
 // A run's placement facts as its record keeps them for rank 0: direction, host_memory, messages,

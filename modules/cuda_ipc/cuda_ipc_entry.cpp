@@ -11,14 +11,24 @@ std::unique_ptr<Module> make_cuda_ipc_module();  // cuda_ipc_module.cpp, built w
 namespace {
 
 // One GPU copies into another rank's GPU memory, mapped by CUDA IPC, with an MPI handshake per copy.
-PathWords cuda_ipc_words(const PlacementFacts&) {
+// "; here peer access was ..." where the run recorded it.
+std::string recorded_access(const PlacementFacts& facts) {
+  const std::string access = fact_of(facts, "peer_access");
+  return access.empty() ? "" : "; here peer access was " + access;
+}
+
+PathWords cuda_ipc_words(const PlacementFacts& facts) {
   return {"the copy into the peer GPU's memory takes more DMA transfers from this size, or another route (NVLink, or "
           "PCIe through a switch or the CPU)",
           "the copy takes a faster route or more copy engines from this size (NVLink rather than PCIe)",
           "the copy reaches the rate of the link between the GPUs (NVLink or PCIe) from this size, the handshake per "
           "copy (an MPI message) no longer dominating",
           "the route between the GPUs (peer_access): PCIe or the CPU rather than NVLink, or the MPI handshake each "
-          "copy waits for"};
+          "copy waits for",
+          {},
+          "the route between the GPUs: the copy crosses PCIe or the CPU where the copy between them in one process "
+          "(p2p) takes NVLink, or the GPUs do not reach each other peer to peer from these processes (peer_access; "
+          "a container or the IOMMU can block it)" + recorded_access(facts)};
 }
 
 }  // namespace

@@ -46,11 +46,41 @@ PathWords staged_words() {
           "(--gpu-path direct avoids that where MPI is CUDA-aware)"};
 }
 
+// Below the layer under it (tcp or ucx between the same ranks): what MPI adds that the layer does not.
+constexpr const char* kHostBelowLayer =
+    "MPI's settings or its choice of transport: a setting that shrinks its socket buffers or fragments "
+    "(btl_tcp_sndbuf, btl_tcp_rcvbuf, btl_tcp_max_send_size) or a slower transport than the layer under it (--mca btl, "
+    "--mca pml); launching with Open MPI's defaults for them moves what the layer under it moves (ompi_info --param "
+    "btl all --level 9 lists each with its default)";
+constexpr const char* kDirectBelowLayer =
+    "the CUDA-aware MPI does not move GPU memory by CUDA IPC here: it stages through host memory or takes a slower GPU "
+    "transport (UCX_TLS without cuda_ipc, the smcuda BTL left out); UCX_TLS with cuda_ipc and cuda_copy, or Open MPI's "
+    "defaults, move it over the GPUs' own link";
+
+// Staged GPU memory below cudaIpc: whether this MPI could take GPU memory, as the run recorded it.
+std::string staged_below_layer(const PlacementFacts& facts) {
+  const std::string aware = fact_of(facts, "mpi_cuda_aware");
+  if (aware.rfind("yes", 0) == 0)
+    return "npgpu stages GPU memory through pinned host buffers around host MPI because --gpu-path staged asked it to; "
+           "this MPI is CUDA-aware (" + aware + "), and --gpu-path direct lets it move GPU memory over the GPUs' own link";
+  const std::string why = aware.rfind("no: ", 0) == 0 ? " (" + aware.substr(4) + ")" : "";
+  return "this MPI is not CUDA-aware" + why + ", so npgpu stages GPU memory through pinned host buffers around host "
+         "MPI; an Open MPI built with CUDA (and UCX) moves it over the GPUs' own link (NVLink, or PCIe peer to peer)";
+}
+
 PathWords mpi_words(const PlacementFacts& facts) {
-  if (fact_of(facts, "messages") == "GPU memory")
-    return fact_of(facts, "gpu_path").rfind("staged", 0) == 0 ? staged_words() : direct_words();
-  PathWords words = host_words();
-  words.set_switches = mpi_set_switches(fact_of(facts, "mpi_size_settings"));
+  PathWords words;
+  if (fact_of(facts, "messages") != "GPU memory") {
+    words = host_words();
+    words.set_switches = mpi_set_switches(fact_of(facts, "mpi_size_settings"));
+    words.below_layer = kHostBelowLayer;
+  } else if (fact_of(facts, "gpu_path").rfind("staged", 0) == 0) {
+    words = staged_words();
+    words.below_layer = staged_below_layer(facts);
+  } else {
+    words = direct_words();
+    words.below_layer = kDirectBelowLayer;
+  }
   return words;
 }
 

@@ -22,7 +22,12 @@ PathWords rma_words(const PlacementFacts&) {
           "the cost per byte changes from this size: messages outgrow the caches (the cache-cold rotation), or osc rdma "
           "pipelines fragments of another size",
           "MPI's one-sided path: a copy by the initiator through shared memory (osc sm), single copies between processes "
-          "or active messages through a transport (osc rdma), or the flush, fence or notice that closes each window"};
+          "or active messages through a transport (osc rdma), or the flush, fence or notice that closes each window",
+          {},
+          "MPI's one-sided component: osc pt2pt acts out each put or get with two-sided messages, or osc rdma falls back "
+          "to active messages where its transport has no single copy or RDMA (ompi_info --param osc all shows which "
+          "are built; --mca osc rdma or ucx, with a transport that has RDMA, moves them directly), or MPI's "
+          "settings"};
 }
 
 }  // namespace

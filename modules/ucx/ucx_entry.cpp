@@ -42,7 +42,11 @@ PathWords ucx_words(const PlacementFacts& facts) {
           "UCX's transports for this pair (UCX_TLS; ucx_info -d lists what this host has): copies through shared "
           "memory (posix, sysv) where no single-copy transport (cma, knem, xpmem) may run, TCP through the kernel where "
           "RDMA (rc, ud, dc on InfiniBand and RoCE) is missing or not chosen, or rendezvous starting too early or too "
-          "late (UCX_RNDV_THRESH)" + lanes};
+          "late (UCX_RNDV_THRESH)" + lanes,
+          {},
+          "UCX's choice of transport: a slower one than the kernel's TCP socket between the same ranks (UCX_TLS, or "
+          "UCX's own TCP with small segments, UCX_TCP_TX_SEG_SIZE); unset, UCX_TLS lets UCX pick the fastest it has" +
+              lanes + recorded(facts, "ucx_environment", "here UCX's settings were ")};
 }
 
 }  // namespace
