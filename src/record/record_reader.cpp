@@ -211,6 +211,8 @@ RunData read_run(const RecordFile& file, const std::string& spec_file, const std
                                                   : PairingMode::one_pair;
   run.sampled = run.pairing == PairingMode::all && run.pairs != "all";
   run.rank_host = file.texts(group + "/system/rank_host");
+  run.mpi_parameters = file.texts(group + "/system/mpi_parameters");
+  std::erase(run.mpi_parameters, "");  // none set: one empty string
   for (std::size_t rank = 0; file.has(group + "/system/placement/rank" + std::to_string(rank)); ++rank) {
     const std::string placement = group + "/system/placement/rank" + std::to_string(rank);
     std::map<std::string, std::string>& facts = run.rank_facts.emplace_back();

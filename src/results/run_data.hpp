@@ -67,6 +67,7 @@ struct RunData {
   PairingMode pairing = PairingMode::one_pair;  // of a pair module
   bool sampled = false;                         // all: each rank saw a drawn few of its partners
   std::vector<std::string> rank_host;
+  std::vector<std::string> mpi_parameters;  // the MCA parameters it was launched with: "btl_tcp_sndbuf=4096"
   PlacementFacts facts;  // rank 0's placement facts: direction, host_memory, gpu_path ...
   std::vector<PlacementFacts> rank_facts;  // every rank's, by rank (GPU, bus id, NUMA node ...)
   std::vector<CurveData> curves;
