@@ -198,6 +198,7 @@ std::string describe_withdrawn(const CurveBreak& b) {
 
 Report make_report(const std::vector<RunData>& runs, const std::optional<LinkPeak>& link, PathWordsOf words) {
   Report report;
+  std::vector<PathWords> words_of_runs;
   for (const RunData& run : runs) {
     RunReport r;
     r.file = run.file;
@@ -207,7 +208,7 @@ Report make_report(const std::vector<RunData>& runs, const std::optional<LinkPea
     r.status_reason = run.status_reason;
     r.command_line = run.command_line;
     r.started_utc = run.started_utc;
-    const PathWords path = words(run.module, run.facts);
+    const PathWords path = words_of_runs.emplace_back(words(run.module, run.facts));
     for (const CurveData& curve : run.curves) r.curves.push_back(curve_report(curve, link, path));
     r.findings = pair_findings(run);
     r.host_splits = host_splits(run);
@@ -215,6 +216,10 @@ Report make_report(const std::vector<RunData>& runs, const std::optional<LinkPea
     report.runs.push_back(std::move(r));
   }
   report.findings = cross_run_findings(runs, report.runs);
+  report.layers = layer_steps(runs, words_of_runs);
+  for (const LayerStep& step : report.layers)
+    if (step.far_below)
+      report.findings.push_back({"layer_far_below", {step.upper_run, step.lower_run}, step.share, describe_far_below(step)});
   report.comparisons = compare_files(runs, report.runs);
   return report;
 }

@@ -14,6 +14,7 @@
 #include "npgpu/path_words.hpp"
 #include "results/results.hpp"
 #include "report/host_groups.hpp"
+#include "report/layers.hpp"
 #include "results/run_data.hpp"
 
 namespace npgpu {
@@ -48,7 +49,8 @@ struct RunReport {
 
 // A verdict that takes curves of two runs.
 struct Finding {
-  std::string kind;  // concurrent_vs_alone, concurrent_alone_unknown, pageable_vs_pinned, staged_vs_direct
+  // concurrent_vs_alone, concurrent_alone_unknown, pageable_vs_pinned, staged_vs_direct, layer_far_below
+  std::string kind;
   std::vector<std::string> runs;  // "file:/runs/0001" of the runs it compares
   double ratio = 0;  // the second run's figure over the first's; NaN where the runs cannot tell
   std::string text;
@@ -69,6 +71,7 @@ struct Report {
   std::vector<RunReport> runs;
   std::vector<Finding> findings;
   std::vector<Comparison> comparisons;
+  std::vector<LayerStep> layers;  // each module against the one under it between the same ends
 };
 
 // `link` (from --link) judges curves whose record has no peak of its own; `words` says what a

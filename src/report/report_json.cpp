@@ -148,6 +148,22 @@ nlohmann::json report_json(const Report& report) {
                          {"peak_ratio", number(run.peak_ratio)}});
     out["comparisons"].push_back({{"label", c.label}, {"curve", c.curve}, {"runs", entries}});
   }
+  out["layers"] = json::array();
+  for (const LayerStep& s : report.layers)
+    out["layers"].push_back({{"runs", {s.upper_run, s.lower_run}},
+                             {"modules", {s.upper, s.lower}},
+                             {"memory", s.gpu_memory ? "GPU" : "host"},
+                             {"ends", s.ends},
+                             {"pattern", s.pattern},
+                             {"latency_bytes", number(s.latency_bytes)},
+                             {"latency_s", {number(s.upper_latency_s), number(s.lower_latency_s)}},
+                             {"added_latency_s", number(s.upper_latency_s - s.lower_latency_s)},
+                             {"peak_B_per_s", {number(s.upper_peak_B_per_s), number(s.lower_peak_B_per_s)}},
+                             {"share", number(s.share)},
+                             {"fastest_share", number(s.fastest_share)},
+                             {"far_below", s.far_below},
+                             {"cause", s.far_below ? json(s.cause) : json()},
+                             {"text", describe_layer_step(s)}});
   return out;
 }
 

@@ -82,6 +82,12 @@ std::string report_text(const Report& report) {
       out += "  " + finding.text + " [" + finding.runs.front() + " against " + finding.runs.back() + "]\n";
     out += "\n";
   }
+  if (!report.layers.empty()) {
+    out += "Layers of one path (each module against the one under it, between the same ends):\n";
+    for (const LayerStep& step : report.layers)
+      out += "  " + describe_layer_step(step) + " [" + step.upper_run + " over " + step.lower_run + "]\n";
+    out += "\n";
+  }
   if (!report.comparisons.empty()) {
     out += "Side by side (ratios against the first file):\n";
     for (const Comparison& c : report.comparisons) {
