@@ -5,7 +5,8 @@
 # 2. a step that fails (an npgpu that refuses --pairs all, standing in for a broken path) is
 #    recorded and the survey goes on to the next steps, exiting 1;
 # 3. a rerun into the same folder repeats none of the finished steps and runs the failed one;
-# 4. a step over its budget is stopped, its finished sizes kept in an incomplete run.
+# 4. the summary leads with a layer far below the one under it (a planted MPI setting);
+# 5. a step over its budget is stopped, its finished sizes kept in an incomplete run.
 set -euo pipefail
 npgpu=$1 work=$2
 # shellcheck source=tests/batch/common.sh
@@ -46,12 +47,12 @@ rc=0
 [ "$rc" = 1 ] || fail "a survey with a failed step exited $rc, expected 1"
 expect_status "$folder" mpi-HH-all "^FAILED: exit code [1-9]"
 grep -q "refusing --pairs all" "$folder/steps/mpi-HH-all.log" || fail "the failed step's log lacks its error"
-for step in mpi-HH-pair-latency mpi-HH-pair-throughput plots; do
+for step in mpi-HH-pair-latency mpi-HH-pair-throughput tcp-pair-throughput plots; do
   expect_status "$folder" "$step" "^done"
 done
 # With 2 ranks --pairs halves is the pair the throughput step measured: not measured again.
 expect_status "$folder" mpi-HH-halves "^not run: with 2 ranks --pairs halves is the pair 0:1"
-for step in h2d-alone d2h-together p2p-all mpi-DD-pair-latency nccl-all; do
+for step in h2d-alone d2h-together p2p-all mpi-DD-pair-latency cudaIpc-pair-throughput nccl-all; do
   expect_status "$folder" "$step" "^not run: no GPU"
 done
 # The summary opens with what limits the allocation (the report's findings: here one pair, its
@@ -70,8 +71,8 @@ for subcommand in info report; do
     expect_status "$folder" "$subcommand" "^not run: this npgpu has no '$subcommand' subcommand yet"
   fi
 done
-/usr/bin/python3 "$root/tests/batch/check_record.py" "$folder/survey.h5" --runs 2 --modules mpi,mpi ||
-  fail "after the first survey the record is not two complete mpi runs"
+/usr/bin/python3 "$root/tests/batch/check_record.py" "$folder/survey.h5" --runs 3 --modules mpi,mpi,tcp ||
+  fail "after the first survey the record is not two complete mpi runs and the tcp one under them"
 [ -s "$folder/plots/curves.png" ] || fail "no plot"
 
 # 3. The rerun repeats no finished step and runs the one that failed.
@@ -81,10 +82,19 @@ for step in mpi-HH-pair-latency mpi-HH-pair-throughput; do
     fail "the rerun did not skip $step"
 done
 expect_status "$folder" mpi-HH-all "^done"
-/usr/bin/python3 "$root/tests/batch/check_record.py" "$folder/survey.h5" --runs 3 --modules mpi,mpi,mpi ||
-  fail "after the rerun the record is not the two runs plus the all-pairs one"
+/usr/bin/python3 "$root/tests/batch/check_record.py" "$folder/survey.h5" --runs 4 --modules mpi,mpi,tcp,mpi ||
+  fail "after the rerun the record is not the three runs plus the all-pairs one"
 
-# 4. A step over its budget: stopped by SIGTERM, its finished sizes kept.
+# 4. The summary leads with a layer far below the one under it: MPI over its TCP transport with its
+#    socket buffers planted at 4 KiB keeps about a tenth of what raw TCP moves between the same pair.
+OMPI_MCA_btl=tcp,self OMPI_MCA_btl_tcp_sndbuf=4096 OMPI_MCA_btl_tcp_rcvbuf=4096 \
+  "$survey" --npgpu "$npgpu" --ranks 2 -o "$work/starved" --upper 64K --sizes 8 -- --fac2 --cache warm --trial-time 0.002 \
+  --max-trials 3 >"$work/starved.out" 2>&1 || fail "the survey of a starved MPI failed: $(tail -n 5 "$work/starved.out")"
+limits_line=$(grep -n "^What limits this allocation:" "$work/starved/summary.txt" | cut -d: -f1)
+sed -n "$((limits_line + 1))p" "$work/starved/summary.txt" | grep -q "^  mpi moves host memory at .* of what tcp moves.*btl_tcp_sndbuf=4096" ||
+  fail "the summary does not lead with MPI far below TCP: $(cat "$work/starved/summary.txt")"
+
+# 5. A step over its budget: stopped by SIGTERM, its finished sizes kept.
 rc=0
 "$survey" --npgpu "$npgpu" --ranks 2 -o "$work/budget" --budget 15 --run "--module mpi --trial-time 0.1 --min-trials 3 --cache warm" \
   >"$work/budget.out" 2>&1 || rc=$?
