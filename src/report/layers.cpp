@@ -43,6 +43,7 @@ std::string rate(double bytes_per_second) { return format_throughput(bytes_per_s
 
 std::string name_of(const RunData& run) { return run.file + ":" + run.group; }
 
+// A fact of one rank; rank 0's from the run's facts where it has no facts by rank.
 std::string fact(const RunData& run, int rank, const char* name) {
   const auto r = static_cast<std::size_t>(rank);
   if (rank < 0 || (r >= run.rank_facts.size() && rank != 0)) return {};
@@ -87,7 +88,8 @@ std::string bus_in_list(const std::string& gpus, const std::string& index) {
 
 // The two ends of a curve: the two ranks' hosts for host memory; the two GPUs by bus id (and host)
 // for GPU memory, a pair module's from its ranks' facts, p2p's from its curve's name
-// ("rank0_gpu0_to_gpu1") and its rank's list of GPUs. nullopt where the record does not say.
+// ("rank0_gpu0_to_gpu1", bidir "rank0_gpu0_and_gpu1") and its rank's list of GPUs. nullopt where
+// the record does not say.
 std::optional<Ends> ends_of(const RunData& run, const CurveData& curve, bool on_gpu) {
   if (!on_gpu) {
     if (curve.peer < 0 || curve.peer_host.empty()) return std::nullopt;
@@ -100,11 +102,13 @@ std::optional<Ends> ends_of(const RunData& run, const CurveData& curve, bool on_
     first = fact(run, curve.rank, "gpu_pci_bus_id");
     second = fact(run, curve.peer, "gpu_pci_bus_id");
   } else {
-    const std::size_t from = curve.name.find("_gpu"), to = curve.name.find("_to_gpu");
+    const std::size_t from = curve.name.find("_gpu");
+    const std::string joint = curve.name.find("_and_gpu") != std::string::npos ? "_and_gpu" : "_to_gpu";
+    const std::size_t to = curve.name.find(joint);
     if (from == std::string::npos || to == std::string::npos || to < from) return std::nullopt;
     const std::string gpus = fact(run, curve.rank, "gpus");
     first = bus_in_list(gpus, curve.name.substr(from + 4, to - from - 4));
-    second = bus_in_list(gpus, curve.name.substr(to + 7));
+    second = bus_in_list(gpus, curve.name.substr(to + joint.size()));
     second_host = curve.host;
   }
   if (first.empty() || second.empty()) return std::nullopt;

@@ -126,6 +126,15 @@ TEST(Layers, MpiThatStagesGpuMemoryIsFarBelowCudaIpcBetweenTheSameGpus) {
     EXPECT_NE(finding->text.find(said), std::string::npos) << said << "\n" << finding->text;
 }
 
+TEST(Layers, P2pNamesTheGpusOfABidirCurveToo) {
+  RunData p2p = p2p_run(), ipc = cuda_ipc_run();
+  p2p.curves[0].name = "rank0_gpu0_and_gpu1";
+  p2p.pattern = ipc.pattern = "bidir";
+  const Report report = make_report({p2p, ipc}, std::nullopt, path_words);
+  ASSERT_EQ(report.layers.size(), 1u);
+  EXPECT_EQ(report.layers[0].upper + " over " + report.layers[0].lower, "cudaIpc over p2p");
+}
+
 TEST(Layers, MpiFarBelowTcpNamesTheMpiSettingsItWasLaunchedWith) {
   const RunData planted =
       mpi_host_run("/runs/0002", 0.32e9, {"btl=tcp,self", "btl_tcp_rcvbuf=4096", "btl_tcp_sndbuf=4096", "pml=ob1"});
