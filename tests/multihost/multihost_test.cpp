@@ -289,10 +289,11 @@ TEST(TwoSwitches, TheReportNamesTheGroupsAndTheTrunk) {
             std::string::npos) << report;
   expect_within(megabytes_after(report, "the cells across, measured at once, moved "), trunk, 0.10,
                 "the trunk, from the matrix");
-  // The pairs' own rates summed read the trunk only where it is under one host's link, so that
-  // every pair is held to its share throughout. Over it (a tapered trunk), a pair that finishes
-  // first then runs at a link's rate, and the sum reads 8 to 14% over: there the trunk is read
-  // from the crowds above.
+  // What the pairs moved together (as many times the slowest pair's rate as there are pairs)
+  // reads the trunk only where it is under one host's link, so that every pair is held to its
+  // share throughout. Over it (a tapered trunk), the pairs finish apart and the last ones run
+  // alone at a link's rate (their rates summed read 8 to 14% over): there the trunk is read from
+  // the crowds above.
   if (trunk < hosts.front().bytes_per_second)
     expect_within(megabytes_after(report, "which caps their sum at "), trunk, 0.10, "the trunk, from the pairs together");
   expect_within(megabytes_after(report, "where the all-pairs cells crossing at once moved "), trunk, 0.10,
