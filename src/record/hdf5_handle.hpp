@@ -4,9 +4,11 @@
 // only where flock works), and the string type the record's text is stored in.
 #include <hdf5.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "npgpu/errors.hpp"
@@ -70,6 +72,31 @@ inline Handle file_access(const std::string& path) {
   if (!locking) setenv("HDF5_USE_FILE_LOCKING", "FALSE", 1);
 #endif
   return list;
+}
+
+// A scalar attribute: text (UTF-8), or a number (a double, or a 64-bit integer).
+inline void attribute(hid_t object, const char* name, const std::string& value) {
+  Handle type = utf8_string_type();
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, "make a scalar space");
+  Handle attr(H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+              std::string("create attribute ") + name);
+  const char* text = value.c_str();
+  check(H5Awrite(attr, type, &text), std::string("write attribute ") + name);
+}
+
+template <typename Number>
+void attribute(hid_t object, const char* name, Number value) {
+  const hid_t type = std::is_floating_point_v<Number> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64;
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, "make a scalar space");
+  Handle attr(H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+              std::string("create attribute ") + name);
+  if constexpr (std::is_floating_point_v<Number>) {
+    const double stored = value;
+    check(H5Awrite(attr, type, &stored), std::string("write attribute ") + name);
+  } else {
+    const std::int64_t stored = static_cast<std::int64_t>(value);
+    check(H5Awrite(attr, type, &stored), std::string("write attribute ") + name);
+  }
 }
 
 inline constexpr const char* kRecordSchema = "npgpu-run-1";

@@ -24,30 +24,6 @@ namespace npgpu {
 namespace fs = std::filesystem;
 namespace {
 
-void attribute(hid_t object, const char* name, const std::string& value) {
-  Handle type = utf8_string_type();
-  Handle space(H5Screate(H5S_SCALAR), H5Sclose, "make a scalar space");
-  Handle attr(H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-              std::string("create attribute ") + name);
-  const char* text = value.c_str();
-  check(H5Awrite(attr, type, &text), std::string("write attribute ") + name);
-}
-
-template <typename Number>
-void attribute(hid_t object, const char* name, Number value) {
-  const hid_t type = std::is_floating_point_v<Number> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64;
-  Handle space(H5Screate(H5S_SCALAR), H5Sclose, "make a scalar space");
-  Handle attr(H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-              std::string("create attribute ") + name);
-  if constexpr (std::is_floating_point_v<Number>) {
-    const double stored = value;
-    check(H5Awrite(attr, type, &stored), std::string("write attribute ") + name);
-  } else {
-    const std::int64_t stored = static_cast<std::int64_t>(value);
-    check(H5Awrite(attr, type, &stored), std::string("write attribute ") + name);
-  }
-}
-
 // One attribute of a group's table: text, a whole number (stored as a 64-bit integer) or a double.
 struct Attribute {
   Attribute(const char* name, std::string text) : name(name), value(std::move(text)) {}
@@ -397,6 +373,7 @@ void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
       {"status", status_name(r.status)},
       {"status_reason", r.status_reason},
       {"npgpu_version", kVersion},
+      {"method_version", kMethodVersion},
       {"timer", o.timer},
       {"timer_description", r.timer_description},
       {"timer_resolution_s", r.timer_resolution},

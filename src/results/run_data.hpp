@@ -52,6 +52,7 @@ struct MatrixData {
   std::vector<std::string> rank_host, rank_gpu, classes;
   std::vector<int> cell_class;  // [from * ranks + to]
   std::vector<double> throughput;  // [size][from][to], B/s; NaN: not measured
+  std::vector<std::vector<double>> trial_seconds;  // [size][from][to]: each trial as time per transfer
   double flag_below = 0.8;
   std::vector<FlaggedLink> flagged;
   int ranks() const { return static_cast<int>(rank_host.size()); }
@@ -61,6 +62,8 @@ struct RunData {
   std::string file;   // the record it came from
   std::string group;  // "/runs/0001"
   std::string module, pattern, headline, status_reason, command_line, started_utc;
+  std::string npgpu_version, cpu_model;  // who made the record, and rank 0's CPU
+  int method_version = 1;  // the way of measuring (kMethodVersion when it was made)
   RunStatus status = RunStatus::complete;
   std::string concurrency;
   std::string pairs;  // as the record says it: "0:1", "halves", "all, sampled 3 of 7 partners (seed 42)"; "" per rank

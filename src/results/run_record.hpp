@@ -13,6 +13,11 @@
 
 namespace npgpu {
 
+// The way of measuring (the driver's rules for warm-up, repetitions, trials and timing, and what a
+// figure means). Raise it when a change makes figures of older records incomparable with new ones:
+// `npgpu report --baseline` refuses to judge a run against a reference of another method.
+inline constexpr int kMethodVersion = 1;
+
 struct RunRecord {
   ModuleInfo module;
   RunOptions options;  // schedule.upper resolved to the module's default when not given
