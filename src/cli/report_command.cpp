@@ -1,4 +1,4 @@
-// `npgpu report` and `npgpu export`: read records, answer on stdout or into a file. Bad input is
+// `npgpu report` and `npgpu export` (and what `npgpu baseline` shares with them): read records, answer on stdout or into a file. Bad input is
 // one line on stderr and exit code 2, with nothing written.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -13,12 +13,14 @@
 #include "npgpu/catalog.hpp"
 #include "npgpu/errors.hpp"
 #include "record/export.hpp"
+#include "record/fleet_record.hpp"
 #include "record/record_reader.hpp"
+#include "report/baseline_report.hpp"
 #include "report/report.hpp"
+#include "results/expectations.hpp"
 #include "cli/subcommands.hpp"
 
 namespace npgpu {
-namespace {
 
 std::vector<RunData> read_all(const std::vector<std::string>& specs) {
   std::vector<RunData> runs;
@@ -27,8 +29,7 @@ std::vector<RunData> read_all(const std::vector<std::string>& specs) {
   return runs;
 }
 
-// Parses with CLI11, then runs `act`; help on request, one line and exit 2 on bad input.
-int run_subcommand(CLI::App& app, const std::vector<std::string>& args, const std::function<void()>& act) {
+int run_subcommand(CLI::App& app, const std::vector<std::string>& args, const std::function<int()>& act) {
   std::vector<const char*> argv{app.get_name().c_str()};
   for (const std::string& arg : args) argv.push_back(arg.c_str());
   try {
@@ -41,13 +42,14 @@ int run_subcommand(CLI::App& app, const std::vector<std::string>& args, const st
     return kExitUsage;
   }
   try {
-    act();
+    return act();
   } catch (const std::exception& error) {  // UsageError, or a record HDF5 cannot read
     std::fprintf(stderr, "%s: error: %s\n", app.get_name().c_str(), error.what());
     return kExitUsage;
   }
-  return 0;
 }
+
+namespace {
 
 std::string link_names() {
   std::string names;
@@ -70,6 +72,12 @@ void write_file(const std::string& path, const std::string& text) {
   std::filesystem::rename(temporary, path);
 }
 
+// A fleet reference, or the runs of a record.
+Reference read_reference(const std::string& spec) {
+  if (is_fleet_reference(spec)) return {spec, {}, read_fleet_reference(spec)};
+  return {spec, read_runs(spec), std::nullopt};
+}
+
 }  // namespace
 
 int report_command(const std::vector<std::string>& args) {
@@ -78,15 +86,29 @@ int report_command(const std::vector<std::string>& args) {
                "npgpu report"};
   std::vector<std::string> files;
   bool json = false;
-  std::string link;
+  std::string link, baseline;
   app.add_option("records", files, "npgpu records: FILE.h5 (every run), FILE.h5:/runs/0003 (one run)")->required();
   app.add_flag("--json", json, "JSON for scripts instead of text (docs/report-json.md)");
   app.add_option("--link", link, "Judge curves whose record has no theoretical peak against this link: " + link_names());
+  app.add_option("--baseline", baseline,
+                 "Judge each run against its reference: a run of the same hosts in REF.h5, or a fleet reference that "
+                 "npgpu baseline made; exit code 5 where a size falls short beyond noise");
   return run_subcommand(app, args, [&] {
     const std::optional<LinkPeak> peak = link.empty() ? std::nullopt : std::optional(known_link(link).peak);
-    const Report report = make_report(read_all(files), peak, path_words);
-    const std::string text = json ? report_json(report).dump(2) + "\n" : report_text(report);
+    const std::vector<RunData> runs = read_all(files);
+    const Report report = make_report(runs, peak, path_words);
+    // Judged before anything is printed: a refusal leaves standard output empty.
+    const std::optional<BaselineReport> judged =
+        baseline.empty() ? std::nullopt : std::optional(judge_against(runs, read_reference(baseline)));
+    std::string text;
+    if (json) {
+      nlohmann::json answer = report_json(report);
+      if (judged) answer["baseline"] = baseline_json(*judged);
+      text = answer.dump(2) + "\n";
+    } else
+      text = report_text(report) + (judged ? baseline_text(*judged) : "");
     std::fputs(text.c_str(), stdout);
+    return judged && !judged->shortfalls.empty() ? kExitExpectation : 0;
   });
 }
 
@@ -106,6 +128,7 @@ int export_command(const std::vector<std::string>& args) {
       std::fputs(text.c_str(), stdout);
     else
       write_file(output, text);
+    return 0;
   });
 }
 

@@ -7,6 +7,8 @@ const std::vector<Subcommand>& subcommands() {
       {"report", "latency, peak, Hockney fit, share of the link's peak and verdicts from records (--json)",
        report_command},
       {"export", "a record's curves as NetPIPE np.out columns or CSV", export_command},
+      {"baseline", "healthy records of many nodes of one kind folded into a fleet reference for report --baseline",
+       baseline_command},
   };
   return table;
 }

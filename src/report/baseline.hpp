@@ -1,0 +1,70 @@
+#pragma once
+// `npgpu report --baseline`: each path of a run against the same path in a reference, size by size
+// (a curve) or cell by cell (an all-pairs matrix), and what the paths that fall short share. Pure:
+// figures in, shortfalls and words out; docs/ARCHITECTURE.md, "Against a reference", says why the
+// bound is what it is.
+#include <string>
+#include <vector>
+
+namespace npgpu {
+
+// A path at one size: the rate of its fastest trial (noise only ever slows a trial), how far its
+// figures spread (natural log of the rate, 1.48 x the median absolute deviation), and how many
+// records stand behind it (a fleet reference folds several nodes' records into one figure).
+struct SizeFigure {
+  double bytes = 0;
+  double rate = 0;    // B/s
+  double spread = 0;  // log
+  int records = 1;
+};
+
+// One record's trials at a size (their rates, B/s): the fastest, and the trials' spread.
+SizeFigure figure_of_trials(double bytes, const std::vector<double>& rates);
+// Several records' figures at a size (their rates, B/s): the median, and the spread across them.
+SizeFigure figure_of_records(double bytes, const std::vector<double>& rates);
+
+// One path judged: a curve, or a cell of a matrix.
+struct PathFigures {
+  std::string name;                // "rank0", "rank 1 -> rank 3"
+  std::vector<std::string> hosts;  // the hosts of its ends
+  std::vector<int> ranks;          // its ranks (a curve of one rank: that rank alone)
+  std::vector<SizeFigure> sizes;   // increasing bytes
+};
+
+// A size of a path under its reference by more than noise explains.
+struct Shortfall {
+  std::string run;  // "file:/runs/0001"
+  std::string path;
+  std::vector<std::string> hosts;
+  std::vector<int> ranks;
+  double bytes = 0;
+  double measured = 0, reference = 0;  // B/s, fastest trial; the reference's figure
+  double ratio = 0;                    // measured / reference
+  double bound = 0;                    // the ratio under which this size falls short
+  int reference_records = 1;
+};
+
+// A loss smaller than this factor is never told, however quiet both records are.
+inline constexpr double kLeastLoss = 1.1;
+// A size falls short where the log of its ratio lies this many noise widths under 0 ...
+inline constexpr double kNoiseWidths = 3;
+// ... and, on a curve, in a row of at least this many sizes that do: sizes measured one after
+// another share a disturbance of the machine, and this many in a row outlast one on this project's
+// noisiest machine (docs/ARCHITECTURE.md).
+inline constexpr std::size_t kSizesInARow = 3;
+
+// The sizes of a curve that fall short of the same sizes of its reference.
+std::vector<Shortfall> curve_shortfalls(const std::string& run, const PathFigures& measured,
+                                        const PathFigures& reference);
+// The cells of a matrix that fall short of theirs, size by size; `reference` index for index with
+// `measured`.
+std::vector<Shortfall> cell_shortfalls(const std::string& run, const std::vector<PathFigures>& measured,
+                                       const std::vector<PathFigures>& reference);
+
+// What the shortfalls share, in words, one line each: "every link of host h3: at 8 B and 1 MiB
+// (x0.31 to x0.35 of the reference)", "every link, the whole node: ...". `compared` are the paths
+// judged, those that did not fall short included.
+std::vector<std::string> shared_shortfalls(const std::vector<Shortfall>& shortfalls,
+                                           const std::vector<PathFigures>& compared);
+
+}  // namespace npgpu
