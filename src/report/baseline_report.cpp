@@ -205,7 +205,7 @@ BaselineReport judge_against(const std::vector<RunData>& runs, const Reference& 
     } else {
       const RunData& ref = reference_run(run, reference);
       entry.reference = run_name(ref);
-      entry.made_by = "npgpu " + ref.npgpu_version;
+      entry.made_by = ref.npgpu_version.empty() ? "an npgpu that did not say its version" : "npgpu " + ref.npgpu_version;
       entry.method_version = ref.method_version;
       judge_against_run(run, ref, entry, report, compared);
     }
