@@ -12,10 +12,11 @@ planted faults of known size, launch after launch:
    healthy launches (`npgpu baseline`) judges, --launches times each: a healthy cluster (nothing
    may fall short), one with host 4 at a third of --rate (its 6 links at 1 MiB planted: "every link
    of host ...-h4" must be said, and no other link named), and one with every link at a third
-   ("every link of all 4 hosts" at 1 MiB). A run reference judges the healthy launches too, in the
-   cluster it was made in (its host names are that cluster's). Needs root and `ip netns`.
+   ("every link of all 4 hosts" at 1 MiB). A cell named at 8 B, where the rate limit changes
+   nothing, is false. A run reference judges a healthy launch too, in the cluster it was made in
+   (its host names are that cluster's). Needs root and `ip netns`.
 
-    bench/baseline.py OUT_DIR [--build build] [--launches 3] [--cluster] [--rate 400]
+    bench/baseline.py OUT_DIR [--build build] [--launches 3] [--cluster | --only cluster] [--rate 400]
 
 About 2 minutes on this host at the defaults on a quiet machine (more under load), and about 10
 more with --cluster; the table comes last: planted, found, missed, false per scenario.
@@ -120,12 +121,13 @@ def on_clusters(options, npgpu, log):
         def launch(vc_dir, number):
             record = all_pairs(options, npgpu, log, vc_dir, f"{scenario.replace(' ', '-')}-{number}")
             baseline, code = judged(npgpu, fleet, record)
+            # The rate limit slows the 1 MiB cells alone: a cell named at 8 B, or one it spares, is false.
             at_large = {tuple(s["ranks"]) for s in baseline["shortfalls"] if s["bytes"] >= 1048576}
             shared = [line for run in baseline["runs"] for line in run["shared"]]
             said = words is None or any(line.startswith(words) and "1 MiB" in line for line in shared)
-            others = {tuple(s["ranks"]) for s in baseline["shortfalls"]} - planted
+            false = sum(1 for s in baseline["shortfalls"] if s["bytes"] < 1048576 or tuple(s["ranks"]) not in planted)
             return len(planted & at_large) if said else 0, len(planted - at_large) if said else len(planted), \
-                len(others), f"exit {code}; {'; '.join(shared) or 'nothing short'}"
+                false, f"exit {code}; {'; '.join(shared) or 'nothing short'}"
         results = in_cluster(options, scenario.replace(" ", "-"), cluster_args, options.launches, launch)
         rows.append((f"cluster, fleet of {options.launches}: {scenario}",
                      f"{len(planted)} links" if planted else "none",
@@ -146,13 +148,14 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--launches", type=int, default=3)
     parser.add_argument("--cluster", action="store_true", help="the 4-host virtual cluster scenarios too")
+    parser.add_argument("--only", choices=["cluster"], help="the virtual cluster scenarios alone")
     parser.add_argument("--rate", type=float, default=400, help="Mbit/s of every host's link in the clusters")
     options = parser.parse_args()
     os.makedirs(options.out, exist_ok=True)
     npgpu = os.path.join(options.build, "npgpu")
     log = os.path.join(options.out, "launches.log")
-    rows = on_this_host(options, npgpu, log)
-    if options.cluster:
+    rows = on_this_host(options, npgpu, log) if options.only != "cluster" else []
+    if options.cluster or options.only == "cluster":
         rows += on_clusters(options, npgpu, log)
     print_table(rows)
 

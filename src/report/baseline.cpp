@@ -65,6 +65,11 @@ Shortfall shortfall_of(const std::string& run, const PathFigures& path, const Ma
           size.reference.records};
 }
 
+bool share_a_host(const Shortfall& a, const Shortfall& b) {
+  return std::any_of(a.hosts.begin(), a.hosts.end(),
+                     [&](const std::string& host) { return std::find(b.hosts.begin(), b.hosts.end(), host) != b.hosts.end(); });
+}
+
 std::string size_text(double bytes) { return format_bytes(static_cast<std::uint64_t>(bytes)); }
 
 std::string path_with_hosts(const Shortfall& s) {
@@ -123,6 +128,12 @@ std::vector<SharedWords> shared_at_size(const std::vector<const Shortfall*>& sho
 
 }  // namespace
 
+std::string ratio_text(double ratio) {
+  char text[32];
+  std::snprintf(text, sizeof text, "x%.2f", ratio);
+  return text;
+}
+
 SizeFigure figure_of_trials(double bytes, const std::vector<double>& rates) {
   std::vector<double> logs;
   for (double rate : rates)
@@ -174,9 +185,13 @@ std::vector<Shortfall> cell_shortfalls(const std::string& run, const std::vector
     std::vector<double> reference_logs;
     for (const auto& [cell, size] : cells) reference_logs.push_back(std::log(size.reference.rate));
     const double scatter = spread_about_median(reference_logs);
+    std::vector<Shortfall> here;
     for (const auto& [cell, size] : cells)
       if (const double bound = bound_of(size, scatter); size.measured.rate < bound * size.reference.rate)
-        shortfalls.push_back(shortfall_of(run, measured[cell], size, bound));
+        here.push_back(shortfall_of(run, measured[cell], size, bound));
+    for (const Shortfall& s : here)
+      if (std::any_of(here.begin(), here.end(), [&](const Shortfall& other) { return &other != &s && share_a_host(s, other); }))
+        shortfalls.push_back(s);
   }
   return shortfalls;
 }
@@ -208,12 +223,9 @@ std::vector<std::string> shared_shortfalls(const std::vector<Shortfall>& shortfa
   }
   std::vector<std::string> lines;
   for (const std::string& words : order) {
-    char range[64];
     const auto [low, high] = ratios[words];
-    if (high / low < 1.01)
-      std::snprintf(range, sizeof range, "x%.2f", low);
-    else
-      std::snprintf(range, sizeof range, "x%.2f to x%.2f", low, high);
+    const std::string lowest = ratio_text(low), highest = ratio_text(high);
+    const std::string range = lowest == highest ? lowest : lowest + " to " + highest;
     lines.push_back(words + ": " + sizes_text(sizes[words]) + " (" + range + " of the reference)");
   }
   return lines;

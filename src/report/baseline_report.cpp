@@ -2,9 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <tuple>
@@ -179,12 +176,6 @@ void judge_against_fleet(const RunData& run, const FleetReference& fleet, const 
   compared.insert(compared.end(), measured.begin(), measured.end());
 }
 
-std::string ratio_text(double ratio) {
-  char text[32];
-  std::snprintf(text, sizeof text, "x%.2f", ratio);
-  return text;
-}
-
 }  // namespace
 
 BaselineReport judge_against(const std::vector<RunData>& runs, const Reference& reference) {
@@ -285,7 +276,7 @@ std::string baseline_text(const BaselineReport& report) {
              (run.paths_compared == 1 ? " path" : " paths") + " compared)\n";
       continue;
     }
-    out += std::to_string(count) + " sizes of its paths fall short; the worst, " + worst->path + " at " +
+    out += std::to_string(count) + (count == 1 ? " shortfall" : " shortfalls") + " (a path at a size); the worst, " + worst->path + " at " +
            format_bytes(static_cast<std::uint64_t>(worst->bytes)) + ", " +
            format_throughput(worst->measured, Units::decimal) + " against " +
            format_throughput(worst->reference, Units::decimal) + " (" + ratio_text(worst->ratio) + "; short under " +

@@ -101,6 +101,19 @@ TEST(Baseline, OneSlowHostOfAMatrixIsNamed) {
   EXPECT_TRUE(cell_shortfalls("run", matrix(kFourHosts, 3, healthy), reference).empty());
 }
 
+TEST(Baseline, ALoneSlowCellIsNoiseButALinkSlowedBothWaysIsNot) {
+  const std::vector<PathFigures> reference = matrix(kFourHosts, 1, [](int, int) { return 1.0; });
+  const auto one_way = [](int from, int to) { return from == 1 && to == 0 ? 0.35 : 1.0; };
+  EXPECT_TRUE(cell_shortfalls("run", matrix(kFourHosts, 2, one_way), reference).empty());
+  const auto both_ways = [](int from, int to) { return (from == 1 && to == 0) || (from == 0 && to == 1) ? 0.35 : 1.0; };
+  const std::vector<PathFigures> measured = matrix(kFourHosts, 2, both_ways);
+  const std::vector<Shortfall> shortfalls = cell_shortfalls("run", measured, reference);
+  EXPECT_EQ(shortfalls.size(), 2u * 3);
+  const std::vector<std::string> shared = shared_shortfalls(shortfalls, measured);
+  ASSERT_EQ(shared.size(), 2u);
+  EXPECT_EQ(shared[0].rfind("rank 0 -> rank 1 (h1 -> h2): at 8 B, 64 KiB and 1 MiB", 0), 0u) << shared[0];
+}
+
 TEST(Baseline, EveryCellSlowedIsTheWholeNode) {
   const auto every = [](int, int) { return 0.5; };
   const std::vector<std::string> one_node(4, "node7");
