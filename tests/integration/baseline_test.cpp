@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <set>
 
+#include <hdf5.h>
+
 #include "support/command.hpp"
 
 namespace npgpu::test {
@@ -38,6 +40,20 @@ std::set<double> short_sizes(const CommandResult& report) {
   const nlohmann::json answer = nlohmann::json::parse(report.out);
   for (const auto& shortfall : answer["baseline"]["shortfalls"]) sizes.insert(shortfall["bytes"].get<double>());
   return sizes;
+}
+
+// A copy of a checked-in record whose run says it was measured another way (method 2).
+void measured_another_way(const std::string& record, const std::string& run) {
+  const hid_t file = H5Fopen(record.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t group = H5Gopen2(file, run.c_str(), H5P_DEFAULT);
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t attribute = H5Acreate2(group, "method_version", H5T_NATIVE_INT64, space, H5P_DEFAULT, H5P_DEFAULT);
+  const long long method = 2;
+  H5Awrite(attribute, H5T_NATIVE_LLONG, &method);
+  H5Aclose(attribute);
+  H5Sclose(space);
+  H5Gclose(group);
+  ASSERT_GE(H5Fclose(file), 0);
 }
 
 void expect_refused(const CommandResult& r, const std::string& says) {
@@ -99,6 +115,10 @@ TEST(AgainstABaseline, BadReferencesAreRefusedInOneLine) {
   expect_refused(npgpu({"report", "--baseline", data("node.h5"), data("cluster.h5:1")}), "no complete run like");
   expect_refused(npgpu({"report", "--baseline", data("cluster-b.h5:2"), data("cluster-b.h5:3")}),
                  "a run judges only the same hosts and GPUs");
+  std::filesystem::copy_file(data("cluster-b.h5"), dir.file("newer.h5"));
+  measured_another_way(dir.file("newer.h5"), "/runs/0002");
+  expect_refused(npgpu({"report", "--baseline", dir.file("newer.h5:2"), data("cluster-b.h5:2")}),
+                 "the way of measuring changed");
   expect_refused(npgpu({"baseline", "-o", dir.file("fleet.h5"), dir.file("missing.h5")}), "no such file");
   EXPECT_FALSE(std::filesystem::exists(dir.file("fleet.h5")));
 }
