@@ -9,7 +9,7 @@ npgpu=$1 work=$2
 prefix=$work/prefix
 
 cmake --install "$(dirname "$npgpu")" --prefix "$prefix" >"$work/install.log" || fail "cmake --install failed"
-for file in bin/npgpu bin/npgpu-plot bin/npgpu-survey share/npgpu/batch/npgpu.slurm share/npgpu/batch/npgpu.pbs \
+for file in bin/npgpu bin/npgpu-plot bin/npgpu-survey bin/npgpu-healthcheck share/npgpu/batch/npgpu.slurm share/npgpu/batch/npgpu.pbs \
             share/npgpu/batch/npgpu.cobalt share/doc/npgpu/README.md share/doc/npgpu/hdf5-schema.md; do
   [ -s "$prefix/$file" ] || fail "$file is not installed under the prefix"
 done
