@@ -19,11 +19,6 @@ namespace {
 
 std::string data(const std::string& name) { return std::string(NPGPU_SOURCE_DIR) + "/tests/data/report/" + name; }
 
-CommandResult npgpu(std::vector<std::string> args) {
-  args.insert(args.begin(), NPGPU_BINARY);
-  return run_command(args);
-}
-
 // mpi over TCP on this host, 1 B to 1 MiB; `mca` adds MCA parameters (the planted fault). Waits
 // are bounded generously: a run here shares two cores with whatever else the machine does.
 CommandResult record(const std::string& path, const std::vector<std::string>& mca = {}) {

@@ -21,11 +21,6 @@ namespace {
 
 std::string data(const std::string& name) { return std::string(NPGPU_SOURCE_DIR) + "/tests/data/report/" + name; }
 
-CommandResult npgpu(std::vector<std::string> args) {
-  args.insert(args.begin(), NPGPU_BINARY);
-  return run_command(args);
-}
-
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;

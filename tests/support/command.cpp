@@ -126,6 +126,11 @@ pid_t rank_process(pid_t launcher, int rank) {
   return -1;
 }
 
+CommandResult npgpu(std::vector<std::string> args) {
+  args.insert(args.begin(), NPGPU_BINARY);
+  return run_command(args);
+}
+
 std::vector<std::string> mpirun_npgpu(int ranks, const std::vector<std::string>& mca) {
   std::vector<std::string> argv{NPGPU_MPIEXEC, "-np", std::to_string(ranks)};
   // More ranks than cores (3 on CI's 2) must still start.

@@ -63,6 +63,9 @@ bool poll_until(const std::function<bool()>& condition, std::chrono::duration<do
 // whose environment has OMPI_COMM_WORLD_RANK=rank); -1 when there is none (yet).
 pid_t rank_process(pid_t launcher, int rank);
 
+// npgpu itself with `args`, without a launcher: its subcommands (report, baseline, export).
+CommandResult npgpu(std::vector<std::string> args);
+
 // "mpirun -np N [--mca name value ...] npgpu", ready for npgpu's own arguments. Works as root too.
 std::vector<std::string> mpirun_npgpu(int ranks, const std::vector<std::string>& mca = {});
 
