@@ -73,13 +73,13 @@ if [ "$expected_state" = COMPLETED ]; then
   slurm scontrol show job "$job" | grep -q "ExitCode=0:0" || fail "job $job exit code: $(slurm scontrol show job "$job" | grep -o 'ExitCode=[^ ]*')"
 fi
 if [ "$case" = survey ]; then
-  # Without GPUs the survey measures the host paths: three mpi runs (pair latency and throughput,
-  # all; with 2 ranks halves is that pair), then draws them.
-  for step in mpi-HH-pair-latency mpi-HH-pair-throughput mpi-HH-all plots; do
+  # Without GPUs the survey measures the host paths: mpi's pair latency and throughput, the layer
+  # under it for that pair (tcp), and all pairs (with 2 ranks halves is that pair), then draws them.
+  for step in mpi-HH-pair-latency mpi-HH-pair-throughput tcp-pair-throughput mpi-HH-all plots; do
     grep -q "^$step  *done" "$folder/summary.txt" || fail "step $step is not done: $(grep "^$step" "$folder/summary.txt")"
   done
-  /usr/bin/python3 "$root/tests/batch/check_record.py" "$folder/survey.h5" --runs 3 --modules mpi,mpi,mpi ||
-    fail "the record is not the three complete mpi runs"
+  /usr/bin/python3 "$root/tests/batch/check_record.py" "$folder/survey.h5" --runs 4 --modules mpi,mpi,tcp,mpi ||
+    fail "the record is not the four complete runs: mpi, mpi, tcp, mpi"
   [ -s "$folder/plots/curves.png" ] || fail "no plot"
 elif [ "$case" = two-nodes ]; then
   /usr/bin/python3 "$root/tests/batch/check_record.py" "$folder/survey.h5" --runs 1 --modules mpi ||

@@ -318,16 +318,29 @@ TEST(Report, AStepTheMachineMadeAlongTheSweepIsWithdrawn) {
   // clock planted to run fast from there, as other work taking the cores would): the sweep alone
   // shows a step at 512 KiB; measured again in turn, it is gone, and what the sweep saw beyond is
   // the planted 2. (memcpy has steps of its own at 16 KiB, 64 KiB and 384 KiB here.)
+  // Where the rounds measured again were themselves disturbed (spread 64% in one CI launch), the
+  // break stands as "too noisy to tell" (ChangePoints unit tests judge that case): the launch is
+  // made again, up to 3 times, for one whose measurement again can tell.
   TempDir dir;
-  const std::string record = dir.file("drift.h5");
-  std::vector<std::string> argv = mpirun_npgpu(2, {"pml", "ob1", "btl", "self,vader"});
-  argv.insert(argv.end(), {"--module", "mpi", "--lower", "64K", "--upper", "2M", "--test-clock-drift", "512K:2", "-o", record});
-  const CommandResult run = run_command(argv);
-  ASSERT_EQ(run.exit_code, 0) << run.err;
-  expect_contains(run.out, "measured again in turn after the sweep, around its breaks");
-  const CommandResult report = npgpu({"report", "--json", record});
-  ASSERT_EQ(report.exit_code, 0) << report.err;
-  const nlohmann::json curve = nlohmann::json::parse(report.out)["runs"][0]["curves"][0];
+  const auto too_noisy_to_tell = [](const nlohmann::json& b) {
+    const nlohmann::json& steps = b["measured_again"];
+    return steps.is_object() && std::fabs(std::log(steps["step_swept"].get<double>() / steps["step_again"].get<double>())) <
+                                    2 * steps["noise_again"].get<double>();
+  };
+  std::string record;
+  nlohmann::json curve;
+  for (int launch = 0; launch < 3; ++launch) {
+    record = dir.file("drift" + std::to_string(launch) + ".h5");
+    std::vector<std::string> argv = mpirun_npgpu(2, {"pml", "ob1", "btl", "self,vader"});
+    argv.insert(argv.end(), {"--module", "mpi", "--lower", "64K", "--upper", "2M", "--test-clock-drift", "512K:2", "-o", record});
+    const CommandResult run = run_command(argv);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    expect_contains(run.out, "measured again in turn after the sweep, around its breaks");
+    const CommandResult report = npgpu({"report", "--json", record});
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    curve = nlohmann::json::parse(report.out)["runs"][0]["curves"][0];
+    if (std::none_of(curve["breaks"].begin(), curve["breaks"].end(), too_noisy_to_tell)) break;
+  }
   const nlohmann::json &breaks = curve["breaks"], &withdrawn = curve["withdrawn_breaks"];
   // Not told: a break near 512 KiB that slows the curve by about the planted 2. memcpy's change of
   // rate at 384 KiB is within a NetPIPE step of it and faster after (x1.05 in one CI launch): that
