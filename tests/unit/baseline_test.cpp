@@ -38,12 +38,12 @@ TEST(Baseline, TwoLaunchesOfAHealthyPathFlagNothing) {
     }
 }
 
-TEST(Baseline, ADisturbanceOfFiveSizesIsNotThePathButSixAre) {
+TEST(Baseline, ADisturbanceOfEightSizesIsNotThePathButNineAre) {
   const PathFigures reference = figures(test::synthetic_curve(kPath, test::kQuiet, 1), "rank0", {"a", "b"});
   const test::SyntheticCurve measured = test::synthetic_curve(kPath, test::kQuiet, 2);
-  EXPECT_TRUE(curve_shortfalls("run", figures(measured, "rank0", {"a", "b"}, 4093, 6144, 0.5), reference).empty())
-      << "4093 to 6144 B: 5 sizes";
-  EXPECT_EQ(curve_shortfalls("run", figures(measured, "rank0", {"a", "b"}, 4093, 6147, 0.5), reference).size(), 6u);
+  EXPECT_TRUE(curve_shortfalls("run", figures(measured, "rank0", {"a", "b"}, 4093, 8192, 0.5), reference).empty())
+      << "4093 to 8192 B: 8 sizes";
+  EXPECT_EQ(curve_shortfalls("run", figures(measured, "rank0", {"a", "b"}, 4093, 8195, 0.5), reference).size(), 9u);
 }
 
 TEST(Baseline, APlantedHalfIsFoundAtExactlyItsSizes) {
