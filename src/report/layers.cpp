@@ -176,6 +176,20 @@ std::string latency_words(const LayerStep& s) {
 
 bool comparable(const RunData& run) { return run.status == RunStatus::complete && !run.curves.empty(); }
 
+// Whether an MPI run can ride on `under`: one launched with its pml named (--mca pml ob1, or a list
+// that leaves UCX out) moves its messages on its own BTLs, TCP between hosts, never on UCX; the rest
+// may ride on either.
+bool may_ride_on(const RunData& run, const std::string& under) {
+  if (!is_mpi(run.module) || under != "ucx") return true;
+  for (const std::string& parameter : run.mpi_parameters) {
+    if (parameter.rfind("pml=", 0) != 0) continue;
+    const std::string pml = parameter.substr(4);
+    const bool names_ucx = pml.find("ucx") != std::string::npos;
+    return pml.rfind('^', 0) == 0 ? !names_ucx : names_ucx;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<std::string> layers_under(const std::string& module, bool on_gpu) {
@@ -193,6 +207,7 @@ std::vector<LayerStep> layer_steps(const std::vector<RunData>& runs, const std::
       const std::optional<Ends> ends = on_gpu ? ends_of(runs[u], up, *on_gpu) : std::nullopt;
       if (!ends) continue;
       for (const std::string& under : layers_under(runs[u].module, *on_gpu)) {
+        if (!may_ride_on(runs[u], under)) continue;
         std::optional<LayerStep> best;
         for (const RunData& lower : runs) {
           if (!comparable(lower) || lower.module != under || lower.pattern != runs[u].pattern) continue;

@@ -166,6 +166,25 @@ TEST(Layers, LayersThatAgreeAreStatedNotFlagged) {
   EXPECT_EQ(text.find("far below"), std::string::npos) << text;
 }
 
+// MPI launched on its own TCP transport (pml ob1) lies on tcp, not on the UCX measured between the
+// same ranks; launched on UCX, or with no pml named, on UCX, the nearest.
+TEST(Layers, MpiLiesOnTheTransportItsPmlNames) {
+  RunData ucx = tcp_run();
+  ucx.group = "/runs/0003";
+  ucx.module = "ucx";
+  const auto under = [&](std::vector<std::string> parameters) {
+    const Report report = make_report({tcp_run(), ucx, mpi_host_run("/runs/0002", 3.82e9, std::move(parameters))},
+                                      std::nullopt, path_words);
+    for (const LayerStep& step : report.layers)
+      if (step.upper == "mpi") return step.lower;
+    return std::string("none");
+  };
+  EXPECT_EQ(under({"btl=tcp,self", "pml=ob1"}), "tcp");
+  EXPECT_EQ(under({"pml=^ucx"}), "tcp");
+  EXPECT_EQ(under({"pml=ucx"}), "ucx");
+  EXPECT_EQ(under({}), "ucx");
+}
+
 // A median under half of the layer under it whose fastest trials reach more than half: the trials'
 // spread explains the gap, so it is no finding.
 TEST(Layers, AGapTheTrialsSpreadExplainsIsNotFarBelow) {
