@@ -35,7 +35,8 @@ struct SweepPlan {
 // size was done; on mpi they foretold 3 where the sizes took 20), each as long as the trial time
 // or one repetition, whichever is longer; a repetition is the window's messages (or the pattern's
 // transfers), a message no faster than the last one finished nor than the best rate so far or the
-// probe's (1 GB/s without one), and the host spends as much more per repetition than the module's
+// probe's (1 GB/s without one), from the probe's size up no faster than the probe's rate or, once
+// the sweep is there, the last finished size's, and the host spends as much more per repetition than the module's
 // timer saw as at the last sizes (the least of the last 3). What the finished sizes cost beyond
 // that model (collective steps, the record) is added per size.
 double seconds_left_in_sweep(const std::vector<SizeResult>& done, const std::vector<std::uint64_t>& remaining,

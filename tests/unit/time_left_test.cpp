@@ -63,6 +63,21 @@ TEST(SecondsLeft, TheProbeForetellsTheLargestSizes) {
   EXPECT_NEAR(seconds_left_in_sweep({first}, {64'000'000}, pingpong), 4 * 0.0256, 1e-9);
 }
 
+TEST(SecondsLeft, FromTheProbesSizeUpNotTheFastestSizeSoFarButTheProbeOrTheLastSize) {
+  // 4 GB/s at a size a cache holds; the probe moved 16 MB at 1 GB/s: 64 MB takes 64 ms a message
+  // (windows of one), not the 16 ms the cache's rate would say.
+  SweepPlan plan = stream_plan(1, true);
+  plan.probe = {16e6, 16e-3};
+  const std::vector<SizeResult> cached{finished(100'000, 25e-6, 3, 0.0325, 1)};
+  EXPECT_NEAR(seconds_left_in_sweep(cached, {64'000'000}, plan), 4 * 0.064, 1e-9);
+  // Below the probe's size the fastest rate so far still bounds it: 12 MB at 4 GB/s is 3 ms, under
+  // a trial (at the probe's rate it would outlast one: 12 ms): 3 trials and a warm-up of one message.
+  EXPECT_NEAR(seconds_left_in_sweep(cached, {12'000'000}, plan), 3 * 0.01 + 0.003, 1e-9);
+  // Once the sweep has reached the probe's size, its last size's rate (0.5 GB/s) foretells the rest.
+  const std::vector<SizeResult> reached{finished(16'000'000, 32e-3, 3, 4 * 0.032, 1)};
+  EXPECT_NEAR(seconds_left_in_sweep(reached, {64'000'000}, plan), 4 * 0.128, 1e-9);
+}
+
 TEST(SecondsLeft, EveryFinishedSizesTrialsCountAlike) {
   // Twelve sizes: the first four took 20 trials, the last eight 3; the next sizes take their mean.
   std::vector<SizeResult> done;
