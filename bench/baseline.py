@@ -27,20 +27,12 @@ import os
 import subprocess
 import sys
 
+from core import run_logged
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLUSTER = os.path.join(ROOT, "tests", "multihost", "virtual_cluster.sh")
-MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 TCP_SWEEP = ["--module", "mpi", "--upper", "1M", "--trial-time", "0.01", "--max-trials", "5", "--timeout", "120"]
 TINY_SOCKET_BUFFERS = ["--mca", "btl_tcp_sndbuf", "2048", "--mca", "btl_tcp_rcvbuf", "2048"]
-
-
-def run(command, log):
-    with open(log, "a") as out:
-        out.write(f"$ {' '.join(command)}  (load {os.getloadavg()[0]:.1f})\n")
-        out.flush()
-        done = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, env=MPI_ENV, timeout=900)
-    if done.returncode != 0:
-        sys.exit(f"baseline.py: {' '.join(command)} failed ({done.returncode}); see {log}")
 
 
 def fresh(path):
@@ -60,14 +52,14 @@ def judged(npgpu, reference, record):
 def on_this_host(options, npgpu, log):
     mpirun = ["mpirun", "-np", "2", "--mca", "pml", "ob1", "--mca", "btl", "tcp,self"]
     reference = fresh(os.path.join(options.out, "host-reference.h5"))
-    run(mpirun + [npgpu, *TCP_SWEEP, "-o", reference], log)
+    run_logged(mpirun + [npgpu, *TCP_SWEEP, "-o", reference], log)
     rows = []
     for scenario, faults in (("healthy", []), ("socket buffers of 2 KiB", TINY_SOCKET_BUFFERS)):
         found = missed = false = 0
         details = []
         for launch in range(1, options.launches + 1):
             record = fresh(os.path.join(options.out, f"host-{'healthy' if not faults else 'slow'}-{launch}.h5"))
-            run(mpirun + faults + [npgpu, *TCP_SWEEP, "-o", record], log)
+            run_logged(mpirun + faults + [npgpu, *TCP_SWEEP, "-o", record], log)
             baseline, code = judged(npgpu, reference, record)
             named = {s["bytes"] for s in baseline["shortfalls"]}
             with_sizes = subprocess.run([npgpu, "export", "--format", "csv", record], capture_output=True, text=True,
@@ -96,7 +88,8 @@ def in_cluster(options, name, cluster_args, launches, body):
 
 def all_pairs(options, npgpu, log, vc_dir, tag):
     record = fresh(os.path.join(options.out, f"{tag}.h5"))
-    run([os.path.join(vc_dir, "mpirun"), "-q", "-np", "4", npgpu, "--module", "tcp", "--pairs", "all", "-o", record], log)
+    run_logged([os.path.join(vc_dir, "mpirun"), "-q", "-np", "4", npgpu, "--module", "tcp", "--pairs", "all", "-o",
+                record], log)
     return record
 
 
@@ -107,7 +100,7 @@ def on_clusters(options, npgpu, log):
     healthy = in_cluster(options, "fleet", [4, rate], options.launches + 1,
                          lambda vc_dir, n: all_pairs(options, npgpu, log, vc_dir, f"fleet-{n}"))
     fleet = fresh(os.path.join(options.out, "fleet.h5"))
-    run([npgpu, "baseline", "-o", fleet, *healthy[:options.launches]], log)
+    run_logged([npgpu, "baseline", "-o", fleet, *healthy[:options.launches]], log)
     rows = []
     # The run reference: the fleet's first launch judging the launch made after the fleet's.
     baseline, code = judged(npgpu, healthy[0], healthy[-1])

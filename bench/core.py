@@ -23,8 +23,6 @@ import sys
 import tempfile
 import time
 
-import h5py
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ)
 if os.geteuid() == 0:
@@ -35,12 +33,24 @@ def run(argv):
     return subprocess.run(argv, env=ENV, check=True, capture_output=True, text=True).stdout
 
 
+def run_logged(command, log, timeout=900):
+    """Runs command, its output appended to log after its line and the load average; a failure
+    ends the bench, naming the command and the log."""
+    with open(log, "a") as out:
+        out.write(f"$ {' '.join(command)}  (load {os.getloadavg()[0]:.1f})\n")
+        out.flush()
+        done = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, env=ENV, timeout=timeout)
+    if done.returncode != 0:
+        sys.exit(f"{os.path.basename(sys.argv[0])}: {' '.join(command)} failed ({done.returncode}); see {log}")
+
+
 def bare_latency(binary):
     """Median of the bare loop's batch means, in microseconds."""
     return statistics.median(float(line) for line in run(["mpirun", "-np", "2", binary]).split())
 
 
 def npgpu_latency(npgpu, record, cache):
+    import h5py  # not at the top: the GPU machine's python has none, and its benches import this file
     run(["mpirun", "-np", "2", npgpu, "--module", "mpi", "--lower", "8", "--upper", "8", "--cache", cache,
          "--min-trials", "7", "-o", record])
     with h5py.File(record, "r") as f:
@@ -49,6 +59,7 @@ def npgpu_latency(npgpu, record, cache):
 
 
 def full_sweep(npgpu, record):
+    import h5py
     start = time.monotonic()
     run(["mpirun", "-np", "2", npgpu, "--module", "mpi", "-o", record])
     seconds = time.monotonic() - start

@@ -39,19 +39,11 @@ import re
 import subprocess
 import sys
 
+from core import run_logged
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLUSTER = os.path.join(ROOT, "tests", "multihost", "virtual_cluster.sh")
-MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 LARGE = ["--pattern", "stream", "--window", "4", "--cache", "warm", "--trial-time", "0.001", "--max-trials", "8"]
-
-
-def run(command, log, env=MPI_ENV):
-    with open(log, "a") as out:
-        out.write(f"$ {' '.join(command)}  (load {os.getloadavg()[0]:.1f})\n")
-        out.flush()
-        done = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, env=env, timeout=600)
-    if done.returncode != 0:
-        sys.exit(f"diagnosis.py: {' '.join(command)} failed ({done.returncode}); see {log}")
 
 
 def report(npgpu, record):
@@ -121,8 +113,8 @@ def one_size_rows(options, npgpu, log):
         record = os.path.join(options.out, f"{tag}.h5")
         if os.path.exists(record):
             os.remove(record)
-        run([os.path.join(vc_dir, "mpirun"), "-q", "-np", "4", npgpu, "--module", module, "--pairs", "all",
-             "-o", record, *extra], log)
+        run_logged([os.path.join(vc_dir, "mpirun"), "-q", "-np", "4", npgpu, "--module", module, "--pairs", "all",
+                    "-o", record, *extra], log)
         return record
 
     slow = str(options.rate / 3)
@@ -154,8 +146,8 @@ def one_size_rows(options, npgpu, log):
         if os.path.exists(record):
             os.remove(record)
         for pairs in (["--pairs", "halves", "--lower", "2M", "--upper", "2M"], ["--pairs", "all", "--sizes", "2M"]):
-            run([os.path.join(vc_dir, "mpirun"), "-q", "-np", "4", npgpu, "--module", "tcp", "-o", record, *pairs, *LARGE],
-                log)
+            run_logged([os.path.join(vc_dir, "mpirun"), "-q", "-np", "4", npgpu, "--module", "tcp", "-o", record,
+                        *pairs, *LARGE], log)
         text = subprocess.run([npgpu, "report", record], capture_output=True, text=True).stdout
         named = "the hosts split into {" in text
         matrix = megabytes_after(text, "the cells across, measured at once, moved ")
@@ -189,8 +181,8 @@ def tapered_trunk_rows(options, npgpu, log):
             if os.path.exists(record):
                 os.remove(record)
             for pairs in (["--pairs", "halves", "--lower", "1M", "--upper", "1M", "--fac2"], ["--pairs", "all", "--sizes", "1M"]):
-                run([os.path.join(vc_dir, "mpirun"), "-q", "-np", str(hosts), npgpu, "--module", "tcp", "-o", record, *pairs,
-                     *LARGE], log)
+                run_logged([os.path.join(vc_dir, "mpirun"), "-q", "-np", str(hosts), npgpu, "--module", "tcp", "-o",
+                            record, *pairs, *LARGE], log)
             with open(os.path.join(vc_dir, "hosts")) as table:
                 rows = [line.split() for line in table.read().splitlines()]
             racks = [[row[0] for row in rows if row[4] == side] for side in "12"]
@@ -233,7 +225,7 @@ def gpu_rows(options):
             if os.path.exists(record):
                 os.remove(record)
             for concurrency in ("together", "alone"):
-                run(["mpirun", "-np", str(ranks), npgpu, *copies, "--concurrency", concurrency, "-o", record], log)
+                run_logged(["mpirun", "-np", str(ranks), npgpu, *copies, "--concurrency", concurrency, "-o", record], log)
             texts = [f["text"] for f in report(npgpu, record)["findings"] if f["kind"] == "concurrent_vs_alone"]
             capped = [t for t in texts if "gets alone:" in t and "scales" not in t]
             named = any("share GPU 0" in t and "its one PCIe link" in t for t in capped)
