@@ -105,12 +105,11 @@ CurveBreak break_at_setting(std::span<const double> bytes, const SizeLevels& lev
   std::size_t holding = 0;
   while (holding + 1 < found.pieces.size() && found.pieces[holding].last < at) ++holding;
   const CurvePiece& piece = found.pieces[holding];
-  CurvePiece before{std::min(piece.first, setting.below.front()), at - 1, {}};
-  if (piece.first == at && holding > 0) before.first = found.pieces[holding - 1].first;
-  const CurvePiece after{at, std::max(piece.last, setting.above.back()), {}};
-  CurveBreak cut = break_between({before.first, before.last, piece_line(bytes, levels, before.first, before.last)},
-                                 {after.first, after.last, piece_line(bytes, levels, after.first, after.last)},
-                                 found.noise, bytes);
+  const std::size_t first =
+      piece.first == at && holding > 0 ? found.pieces[holding - 1].first : std::min(piece.first, setting.below.front());
+  const std::size_t last = std::max(piece.last, setting.above.back());
+  CurveBreak cut = break_between({first, at - 1, piece_line(bytes, levels, first, at - 1)},
+                                 {at, last, piece_line(bytes, levels, at, last)}, found.noise, bytes);
   cut.kind = cut.jump < 1 ? BreakKind::drop : BreakKind::jump;
   cut.by_setting = true;
   cut.setting_bytes = setting.bytes;
