@@ -49,6 +49,7 @@ struct Progress {
   std::size_t done = 0;   // sizes finished, counting over all curves
   std::size_t total = 0;
   double seconds_left = 0;
+  std::size_t measured_again = 0;  // after the last size: the sizes measured again, in rounds
 };
 
 // Reporters read results; they never measure. Called on rank 0 only.

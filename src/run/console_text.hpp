@@ -21,8 +21,10 @@ inline std::string progress_text(const Progress& progress) {
 }
 
 inline std::string time_left(const Progress& progress) {
-  if (progress.done == progress.total) return "done";
-  return "~" + format_seconds(progress.seconds_left) + " left";
+  const std::string left = "~" + format_seconds(progress.seconds_left) + " left";
+  if (progress.done < progress.total) return left;
+  if (progress.measured_again == 0) return "done";
+  return left + ": " + std::to_string(progress.measured_again) + " sizes measured again";
 }
 
 }  // namespace npgpu

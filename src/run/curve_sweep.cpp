@@ -1,6 +1,7 @@
 #include "run/curve_sweep.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
 
@@ -70,6 +71,13 @@ class CurveSweep {
       ++progress_.done;
       collect(group, mine, first_curve, [&] {
         progress_.seconds_left = estimate_seconds_left(index, sweeps_after);
+        progress_.measured_again = 0;
+        if (index + 1 == record_.schedule.size()) {
+          // The sizes measured again come after the last one: the console says how many and how long.
+          again_ = sizes_to_measure_again_now(first_curve);
+          progress_.measured_again = again_.size();
+          progress_.seconds_left += seconds_to_measure_again(first_curve, swept);
+        }
         for (Reporter* reporter : reporters_) reporter->size_done(record_, first_curve, index, progress_);
       });
     }
@@ -120,17 +128,7 @@ class CurveSweep {
   // made. Rank 0 chooses the sizes from its curves.
   void measure_breaks_again(const Group& group, std::size_t first_curve, const std::vector<HowMeasured>& swept) {
     const Team& team = steps_.team();
-    std::vector<std::uint64_t> sizes;
-    steps_.on_root([&] {
-      const std::vector<SetSwitch> settings = set_switches();
-      std::set<std::size_t> chosen;
-      for (std::size_t c = first_curve; c < record_.curves.size(); ++c) {
-        const CurveData curve = curve_data(record_.curves[c], options_.headline);
-        const std::vector<SettingSides> sides = setting_sides(curve.bytes, settings, curve.within_one_host());
-        for (std::size_t index : sizes_to_measure_again(curve, sides)) chosen.insert(index);
-      }
-      sizes.assign(chosen.begin(), chosen.end());
-    });
+    std::vector<std::uint64_t> sizes = again_;  // rank 0's choice, at the sweep's last size
     sizes.resize(team.broadcast(sizes.size()));
     for (std::uint64_t& index : sizes) index = team.broadcast(index);
     std::vector<std::uint64_t> order;
@@ -160,6 +158,31 @@ class CurveSweep {
         curve.recheck_trial_seconds.assign(from, from + static_cast<std::ptrdiff_t>(mine.size()));
       }
     });
+  }
+
+  // Rank 0: the sizes beside the candidate breaks of this sweep's curves and beside its settings'
+  // switches (break_checks.hpp), indices into the schedule.
+  std::vector<std::uint64_t> sizes_to_measure_again_now(std::size_t first_curve) const {
+    const std::vector<SetSwitch> settings = set_switches();
+    std::set<std::size_t> chosen;
+    for (std::size_t c = first_curve; c < record_.curves.size(); ++c) {
+      const CurveData curve = curve_data(record_.curves[c], options_.headline);
+      const std::vector<SettingSides> sides = setting_sides(curve.bytes, settings, curve.within_one_host());
+      for (std::size_t index : sizes_to_measure_again(curve, sides)) chosen.insert(index);
+    }
+    return {chosen.begin(), chosen.end()};
+  }
+
+  // Rank 0: what measuring again_ will take, each round a warm-up of a quarter of the size's
+  // repetitions and a trial of them, as the sweep measured it.
+  double seconds_to_measure_again(std::size_t first_curve, const std::vector<HowMeasured>& swept) const {
+    double seconds = 0;
+    for (std::uint64_t index : again_) {
+      const SizeResult& size = record_.curves[first_curve].sizes[index];
+      const auto reps = static_cast<double>(swept[index].reps);
+      seconds += (reps + std::max(1.0, std::floor(reps / 4))) * size.time.median * size.shape.transfers_per_rep;
+    }
+    return static_cast<double>(kRecheckRounds) * seconds;
   }
 
   // Where the path's settings say it switches, as the report will read them from the record: the
@@ -224,6 +247,7 @@ class CurveSweep {
   SizeMeasurement size_;
   std::vector<Group> groups_;
   Probe probe_;  // of this sweep's large sizes
+  std::vector<std::uint64_t> again_;  // rank 0: the sizes of this sweep to measure again
   Progress progress_;
 };
 

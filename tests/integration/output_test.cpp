@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "support/command.hpp"
 #include "support/h5_file.hpp"
@@ -59,6 +60,25 @@ TEST(Output, AppendingKeepsTheEarlierRunIntact) {
   EXPECT_EQ(file.text_attribute("/runs/0002", "pattern"), "pingpong");
   EXPECT_NE(file.text_attribute("/runs/0002", "command_line").find("--pattern pingpong"), std::string::npos);
   EXPECT_EQ(files_in(dir.path()), std::vector<std::string>{"many.h5"}) << "no temporary left behind";
+}
+
+// After its last size a sweep measures sizes again (around its breaks and its MPI's settings): the
+// last size's line says how many and how long, where it said "done" and then went quiet.
+TEST(Output, TheLastSizeSaysWhatIsMeasuredAgainAfterIt) {
+  TempDir dir;
+  const std::string path = dir.file("again.h5");
+  const CommandResult r =
+      run_command(joined(joined(mpirun_npgpu(2), {"--module", "mpi", "-o", path}), quick_sweep("64K")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::set<double> again;
+  for (double bytes : H5File(path).doubles("/runs/0001/curves/rank0/recheck_bytes")) again.insert(bytes);
+  ASSERT_FALSE(again.empty()) << "shared memory's settings have sides below 64 KiB";
+  std::string last;
+  for (const std::string& line : lines_of(r.out))
+    if (line.rfind("[", 0) == 0) last = line;
+  const std::string said = " left: " + std::to_string(again.size()) + " sizes measured again";
+  EXPECT_NE(last.find(said), std::string::npos) << said << "\nin: " << last;
+  EXPECT_EQ(r.out.find(" done\n"), std::string::npos) << r.out;
 }
 
 }  // namespace
