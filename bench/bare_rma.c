@@ -5,11 +5,12 @@
    - half_rtt: a put and its flush, seen by the peer polling the message's last byte through
      MPI_Win_sync, then the peer's put of it back: half the round trip (npgpu mpiRma's pingpong);
    - get_flush: a get and its flush (npgpu mpiRma's get, and osu_get_latency's operation);
-   - get_stamped: the same with two MPI_Wtime calls around each, as osu_get_latency takes inside
-     its timed loop for its per-iteration tail latencies;
    - window_one_slot: 64 puts of the message to one place and a flush (npgpu's warm stream);
    - window_slots: 64 puts to 64 places side by side and a flush (osu_put_bw's window, whose
-     buffers span 64 messages).
+     buffers span 64 messages);
+   - window_polled: window_one_slot while the target polls a byte of its window through
+     MPI_Win_sync, as npgpu's target polls for the notice that closes a window (OSU's target, as
+     the others here, waits in MPI_Barrier).
    Prints "bytes" and those six in us per size: each the fastest of 5 batches' means. */
 #include <mpi.h>
 #include <stdio.h>
@@ -20,22 +21,16 @@ static double fastest(double a, double b) { return a < b ? a : b; }
 
 #define WINDOW 64 /* osu_put_bw's */
 
-enum operation { PUT, GET, GET_STAMPED, WINDOW_ONE_SLOT, WINDOW_SLOTS };
+enum operation { PUT, GET, WINDOW_ONE_SLOT, WINDOW_SLOTS, WINDOW_POLLED };
 
 /* One iteration of `op` by the origin, ending with its flush. */
 static void one(enum operation op, char *local, int bytes, MPI_Win win) {
   switch (op) {
     case PUT: MPI_Put(local, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, win); break;
     case GET: MPI_Get(local, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, win); break;
-    case GET_STAMPED: {
-      volatile double stamps = MPI_Wtime();
-      MPI_Get(local, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, win);
-      MPI_Win_flush(1, win);
-      stamps += MPI_Wtime();
-      return;
-    }
     case WINDOW_ONE_SLOT:
     case WINDOW_SLOTS:
+    case WINDOW_POLLED:
       for (int j = 0; j < WINDOW; ++j) {
         const int slot = op == WINDOW_SLOTS ? j * bytes : 0;
         MPI_Put(local + slot, bytes, MPI_BYTE, 1, slot, bytes, MPI_BYTE, win);
@@ -45,14 +40,25 @@ static void one(enum operation op, char *local, int bytes, MPI_Win win) {
   MPI_Win_flush(1, win);
 }
 
-/* The origin's `op`, `iterations` times, timed on the origin alone; the peer waits at the barrier. */
-static double origin_seconds(int rank, enum operation op, char *local, int bytes, int iterations, MPI_Win win) {
+/* The origin's `op`, `iterations` times, timed on the origin alone. The peer waits at the barrier,
+   or for WINDOW_POLLED polls `flag` (a byte of its window past the messages) until the origin's
+   put after its timed loop lands there with the next count (1 to 127, never what it held). */
+static double origin_seconds(int rank, enum operation op, char *local, int bytes, int iterations, MPI_Win win,
+                             char *flag, MPI_Aint flag_at) {
+  static unsigned count = 0;
+  const char tag = (char)(1 + count++ % 127);
   MPI_Barrier(MPI_COMM_WORLD);
   double seconds = 0;
   if (rank == 0) {
     double start = MPI_Wtime();
     for (int i = 0; i < iterations; ++i) one(op, local, bytes, win);
     seconds = (MPI_Wtime() - start) / iterations;
+    if (op == WINDOW_POLLED) {
+      MPI_Put(&tag, 1, MPI_BYTE, 1, flag_at, 1, MPI_BYTE, win);
+      MPI_Win_flush(1, win);
+    }
+  } else if (op == WINDOW_POLLED) {
+    do MPI_Win_sync(win); while (*(volatile char *)flag != tag);
   }
   MPI_Barrier(MPI_COMM_WORLD);
   return seconds;
@@ -90,13 +96,13 @@ int main(int argc, char **argv) {
   const size_t span = (size_t)largest * WINDOW;
   char *source = malloc(span), *exposed = NULL;
   MPI_Win win;
-  MPI_Win_allocate((MPI_Aint)span, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &exposed, &win);
+  MPI_Win_allocate((MPI_Aint)span + 1, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &exposed, &win);  /* + the flag */
   memset(source, 0, span);
-  memset(exposed, 0, span);
+  memset(exposed, 0, span + 1);
   MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
   MPI_Win_sync(win);
   unsigned count = 0;
-  const enum operation origin_ops[] = {PUT, GET, GET_STAMPED, WINDOW_ONE_SLOT, WINDOW_SLOTS};
+  const enum operation origin_ops[] = {PUT, GET, WINDOW_ONE_SLOT, WINDOW_SLOTS, WINDOW_POLLED};
   for (int bytes = 1; bytes <= largest; bytes *= 2) {
     const int iterations = bytes <= 8192 ? 10000 : 1000;
     double half = 1e30, origin[5] = {1e30, 1e30, 1e30, 1e30, 1e30};
@@ -104,7 +110,8 @@ int main(int argc, char **argv) {
       const int each = batch < 0 ? iterations / 10 : iterations;
       for (int k = 0; k < 5; ++k) {
         const int windows = origin_ops[k] >= WINDOW_ONE_SLOT ? (each / WINDOW > 10 ? each / WINDOW : 10) : each;
-        const double seconds = origin_seconds(rank, origin_ops[k], source, bytes, windows, win);
+        const double seconds = origin_seconds(rank, origin_ops[k], source, bytes, windows, win, exposed + span,
+                                              (MPI_Aint)span);
         if (batch >= 0) origin[k] = fastest(origin[k], seconds);
       }
       const double seconds = half_round_trip(rank, source, exposed, bytes, each, win, &count);

@@ -1,28 +1,28 @@
 #!/usr/bin/python3
-"""npgpu mpiRma against OSU's one-sided benchmarks on this machine (issue 19): 2 ranks over shared
+r"""npgpu mpiRma against OSU's one-sided benchmarks on this machine (issue 19): 2 ranks over shared
 memory, OSU's sizes (powers of two, 1 B to 4 MiB), cache-warm as OSU is (one buffer), OSU's
-defaults otherwise (MPI_Win_allocate, passive target with MPI_Win_flush):
+defaults otherwise (MPI_Win_allocate, passive target with MPI_Win_flush).
 
-1. put latency: npgpu's put pingpong (half a round trip, each message seen by the peer polling its
-   last byte) against osu_put_latency (a put and MPI_Win_flush, timed on the origin alone). They
-   define latency apart, so bench/bare_rma.c times both definitions with nothing around them: npgpu
-   is judged against the bare half round trip, OSU against the bare put and flush, and the verdict
-   says how much of the gap the definitions make;
-2. get latency: npgpu's get pingpong (one get and its flush) against osu_get_latency (the same
-   operation, but timed with two MPI_Wtime calls inside each iteration, for its per-iteration tail
-   latencies): npgpu is judged against the bare get and flush, OSU against the bare get and flush
-   with those two calls around each (bench/bare_rma.c);
-3. put bandwidth: npgpu's put stream with OSU's window of 64 against osu_put_bw (64 puts and a
-   flush). npgpu closes every window with a notice and the target's answer besides, so that the
-   target reads the last message's tag before the next window lands: npgpu is judged against a
-   window's time plus one such round trip, which npgpu's own 1-byte put pingpong measures (a put,
-   a flush and a poll each way, as the notices are). The windows differ in where the puts go:
-   npgpu's warm stream puts every message to one place, osu_put_bw to 64 places side by side, so
-   its buffers span 64 messages (at 16 KiB, 1 MiB: out of the caches that hold npgpu's). Each is
-   judged against the bare window of its own kind: 64 puts to one place, or to 64.
+Each gap over 5% is judged by the factors that were measured to make it, in log: the row names
+them and says how much of the gap their product accounts for; 80% to 125% names the cause.
 
-Where npgpu and OSU part by more than 5%, the row says how much of the gap (in log) the bare
-references' own ratio makes: 80% to 125% of it names the cause (OSU's clock, the footprint).
+- OSU's clock. osu_put_latency, osu_get_latency and osu_put_bw read MPI_Wtime twice inside every
+  timed iteration (for their per-iteration tail latencies), and on one H100 host that cost from
+  0.11 us at an 8 B get to 1.8 us at a 512 KiB one: more than the two reads, growing with the size. Each is launched
+  beside its own loop without those two reads (`_noclock`), and its clock is the ratio of the two.
+- Definitions (bench/bare_rma.c, the operations with nothing around them). Put latency: npgpu's is
+  half a round trip, each message seen by the peer polling its last byte; OSU's a put and
+  MPI_Win_flush timed on the origin alone. Gets are one get and its flush in both.
+- npgpu's window close. npgpu's put stream closes each window of 64 with a notice and the target's
+  answer, so that the target reads the last message's tag before the next window lands; OSU's with
+  a flush alone. What a close costs is measured from npgpu's own stream at two windows, 64 and
+  1024 messages of 1 B to 256 B (their time difference is 960 puts): a window's time less 64 puts.
+- The target's polling. While a window lands, npgpu's target polls for the notice through
+  MPI_Win_sync, where OSU's target waits in MPI_Barrier: bare windows to one place with the target
+  polling, and waiting, give the factor.
+- The footprint. npgpu's warm stream puts every message to one place, osu_put_bw to 64 places side
+  by side, so its buffers span 64 messages (at 16 KiB, 1 MiB: out of the caches that hold npgpu's);
+  bare windows of 64 puts to one place and to 64 give the factor.
 
 Launches alternate over the rounds; each tool is judged by its best launch at each size, the one
 where the machine gave it the closer cores (bench/cost.py says why).
@@ -30,12 +30,17 @@ where the machine gave it the closer cores (bench/cost.py says why).
     bench/rma.py [--build build] [--osu /work/peers/osu] [--rounds 5] [--upper 4194304]
 
 Prints the load average before and after, the rounds as they go, and a table last. Needs a built
-npgpu, mpicc, osu_put_latency, osu_get_latency and osu_put_bw built against the same MPI, and
-Debian's python3 with h5py.
+npgpu, mpicc, and in --osu osu_put_latency, osu_get_latency and osu_put_bw built against the same
+MPI, each beside a `_noclock` build of its source with the two reads taken out:
+
+    sed 's/t_graph_\(start\|end\) = MPI_Wtime();/;/' osu_get_latency.c > osu_get_latency_noclock.c
+
+and Debian's python3 with h5py.
 """
 import argparse
 import math
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -48,8 +53,11 @@ if os.geteuid() == 0:
     ENV.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 PAIR = ["mpirun", "-np", "2"]
 TOLERANCE = 0.05
-# A gap is accounted for where the bare references' ratio makes 80% to 125% of it, in log.
+# A gap is accounted for where the measured factors make 80% to 125% of it, in log.
 ACCOUNTED = 1.25
+WINDOW = 64  # osu_put_bw's
+WIDE_WINDOW = 1024  # npgpu's close from the difference, at sizes up to CLOSE_SIZES bytes
+CLOSE_SIZES = 256
 
 
 def run(argv):
@@ -75,7 +83,7 @@ def npgpu(binary, record, upper, args):
                 zip(curve["bytes"][()], curve["time_median"][()], curve["throughput_from_time_median"][()])}
 
 
-BARE = ("put_flush", "half_rtt", "get_flush", "get_stamped", "window_one_slot", "window_slots")
+BARE = ("put_flush", "half_rtt", "get_flush", "window_one_slot", "window_slots", "window_polled")
 
 
 def bare(binary, upper):
@@ -96,95 +104,118 @@ def within(ratio):
     return abs(ratio - 1) <= TOLERANCE
 
 
-def rows(measure, ours, theirs, explain):
-    """A row a size: the ratio, and "within 5%" or explain(size)'s account of the gap."""
-    return [(measure, size, ours[size], theirs[size], ours[size] / theirs[size],
-             "within 5%" if within(ours[size] / theirs[size]) else explain(size)) for size in sorted(ours)]
-
-
-def put_latency_rows(ours, theirs, bare_flush, bare_half):
-    def explain(size):
-        mine, osus = ours[size] / bare_half[size], theirs[size] / bare_flush[size]
-        gap = bare_half[size] / bare_flush[size]
-        return (f"{'definition' if within(mine) and within(osus) else 'OVER 5%'}: bare half RTT = {gap:.2f} x bare "
-                f"put+flush; npgpu {mine:.3f} x bare half RTT, OSU {osus:.3f} x bare put+flush")
-    return rows("put latency (us)", ours, theirs, explain)
-
-
 def share_of_gap(ours, theirs, expected):
-    """How much of the gap between the tools (ours / theirs) the bare references' ratio accounts
-    for, in log: 1 all of it; nan where there is no gap."""
+    """How much of the gap between the tools (ours / theirs) the measured factors' product
+    `expected` accounts for, in log: 1 all of it; nan where there is no gap."""
     return math.log(expected) / math.log(ours / theirs) if ours != theirs else float("nan")
 
 
-def accounted(name, share):
-    return f"{name}" if 1 / ACCOUNTED <= share <= ACCOUNTED else "OVER 5%"
+def rows(measure, ours, theirs, factors, detail):
+    """A row a size: the ratio, and "within 5%" or how much of the gap the product of
+    factors(size) ({name: ours / theirs that it alone would make}) accounts for; 80% to 125% names
+    them. detail(size): how far each tool is from its bare reference."""
+    table = []
+    for size in sorted(ours):
+        ratio = ours[size] / theirs[size]
+        if within(ratio):
+            table.append((measure, size, ours[size], theirs[size], ratio, "within 5%"))
+            continue
+        made = factors(size)
+        share = share_of_gap(ours[size], theirs[size], math.prod(made.values()))
+        named = " and ".join(made) if 1 / ACCOUNTED <= share <= ACCOUNTED else "OVER 5%"
+        parts = ", ".join(f"{name} x{value:.3f}" for name, value in made.items())
+        table.append((measure, size, ours[size], theirs[size], ratio,
+                      f"{named}: {parts}, {100 * share:.0f}% of the gap; {detail(size)}"))
+    return table
 
 
-def get_latency_rows(ours, theirs, bare_get, bare_stamped):
-    def explain(size):
-        share = share_of_gap(ours[size], theirs[size], bare_get[size] / bare_stamped[size])
-        return (f"{accounted('OSU clock', share)}: two MPI_Wtime a get cost {bare_stamped[size] - bare_get[size]:.3f} us "
-                f"bare, {100 * share:.0f}% of the gap; npgpu {ours[size] / bare_get[size]:.3f} x bare get+flush, OSU "
-                f"{theirs[size] / bare_stamped[size]:.3f} x bare get+flush with them")
-    return rows("get latency (us)", ours, theirs, explain)
+def window_us(rate, size, window=WINDOW):
+    """A window's time in us from its rate in MB/s (B/us)."""
+    return window * size / rate
 
 
-def put_bandwidth_rows(ours, theirs, round_trip_us, window, one_slot_us, slots_us):
-    def explain(size):
-        bytes_ = window * size  # a window's, in B; MB/s = B/us
-        mine = ours[size] / (bytes_ / (one_slot_us[size] + round_trip_us))
-        osus = theirs[size] / (bytes_ / slots_us[size])
-        share = share_of_gap(ours[size], theirs[size], slots_us[size] / (one_slot_us[size] + round_trip_us))
-        return (f"{accounted('footprint', share)}: 64 places cost {slots_us[size] / one_slot_us[size]:.2f} x one "
-                f"bare, {100 * share:.0f}% of the gap; npgpu {mine:.3f} x one place + {round_trip_us:.2f} us, OSU "
-                f"{osus:.3f} x 64 places")
-    return rows("put bandwidth (MB/s)", ours, theirs, explain)
+def close_us(narrow, wide):
+    """What closing a window costs npgpu, in us: the median over sizes of a window of WINDOW's time
+    less WINDOW puts, a put's time from the wide window's extra puts (rates in MB/s)."""
+    return statistics.median(
+        window_us(narrow[s], s) - WINDOW * (window_us(wide[s], s, WIDE_WINDOW) - window_us(narrow[s], s)) /
+        (WIDE_WINDOW - WINDOW) for s in wide)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--osu", default="/work/peers/osu", help="folder of osu_put_latency, osu_get_latency, osu_put_bw")
+    parser.add_argument("--osu", default="/work/peers/osu",
+                        help="folder of osu_put_latency, osu_get_latency, osu_put_bw and their _noclock builds")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--upper", type=int, default=4 * 1024 * 1024, help="largest size (OSU's default: 4 MiB)")
     options = parser.parse_args()
     binary = os.path.join(options.build, "npgpu")
-    window = 64  # osu_put_bw's
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", file=sys.stderr)
-    launches = {name: [] for name in ("npgpu put", "osu put", "bare", "npgpu get", "osu get", "npgpu stream", "osu bw")}
+    launches = {}
+    big = min(1 << 20, options.upper)  # the stream's size in the progress lines
+
+    def keep(name, figures):
+        launches.setdefault(name, []).append(figures)
+
+    def launch_osu(name, upper=options.upper):
+        for variant in (name, name + "_noclock"):
+            keep(variant, osu(os.path.join(options.osu, variant), upper))
+
     with tempfile.TemporaryDirectory() as work:
         bare_binary = os.path.join(work, "bare_rma")
         subprocess.run(["mpicc", "-O2", "-o", bare_binary, os.path.join(ROOT, "bench", "bare_rma.c")], check=True)
         record = os.path.join(work, "rma.h5")
         us = 1e6
         for round_number in range(options.rounds):
-            launches["osu put"].append(osu(os.path.join(options.osu, "osu_put_latency"), options.upper))
+            launch_osu("osu_put_latency")
             put = npgpu(binary, record, options.upper, [])
-            launches["npgpu put"].append({size: seconds * us for size, (seconds, _) in put.items()})
-            launches["bare"].append(bare(bare_binary, options.upper))
-            launches["osu get"].append(osu(os.path.join(options.osu, "osu_get_latency"), options.upper))
+            keep("npgpu put", {size: seconds * us for size, (seconds, _) in put.items()})
+            keep("bare", bare(bare_binary, options.upper))
+            launch_osu("osu_get_latency")
             get = npgpu(binary, record, options.upper, ["--operation", "get"])
-            launches["npgpu get"].append({size: seconds * us for size, (seconds, _) in get.items()})
-            launches["osu bw"].append(osu(os.path.join(options.osu, "osu_put_bw"), options.upper))
-            stream = npgpu(binary, record, options.upper, ["--pattern", "stream", "--window", str(window)])
-            launches["npgpu stream"].append({size: rate / 1e6 for size, (_, rate) in stream.items()})
+            keep("npgpu get", {size: seconds * us for size, (seconds, _) in get.items()})
+            launch_osu("osu_put_bw")
+            for window, upper in ((WINDOW, options.upper), (WIDE_WINDOW, min(CLOSE_SIZES, options.upper))):
+                stream = npgpu(binary, record, upper, ["--pattern", "stream", "--window", str(window)])
+                keep(f"npgpu stream {window}", {size: rate / 1e6 for size, (_, rate) in stream.items()})
             print(f"round {round_number + 1}: 8 B put {launches['npgpu put'][-1][8]:.3f} us (OSU "
-                  f"{launches['osu put'][-1][8]:.3f}), get {launches['npgpu get'][-1][8]:.3f} us (OSU "
-                  f"{launches['osu get'][-1][8]:.3f}), 1 MiB stream {launches['npgpu stream'][-1][1 << 20]:.0f} MB/s "
-                  f"(OSU {launches['osu bw'][-1][1 << 20]:.0f})", file=sys.stderr)
-    put_ours, put_theirs = best(launches["npgpu put"], min), best(launches["osu put"], min)
-    bare_best = {name: best([{s: f[name] for s, f in launch.items()} for launch in launches["bare"]], min) for name in BARE}
-    table = put_latency_rows(put_ours, put_theirs, bare_best["put_flush"], bare_best["half_rtt"])
-    table += get_latency_rows(best(launches["npgpu get"], min), best(launches["osu get"], min), bare_best["get_flush"],
-                              bare_best["get_stamped"])
-    table += put_bandwidth_rows(best(launches["npgpu stream"], max), best(launches["osu bw"], max), 2 * put_ours[1], window,
-                                bare_best["window_one_slot"], bare_best["window_slots"])
+                  f"{launches['osu_put_latency'][-1][8]:.3f}), get {launches['npgpu get'][-1][8]:.3f} us (OSU "
+                  f"{launches['osu_get_latency'][-1][8]:.3f}), {big} B stream "
+                  f"{launches[f'npgpu stream {WINDOW}'][-1][big]:.0f} MB/s "
+                  f"(OSU {launches['osu_put_bw'][-1][big]:.0f})", file=sys.stderr)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", file=sys.stderr)
+    times = {name: best(found, min) for name, found in launches.items() if name != "bare"}
+    rates = {name: best(found, max) for name, found in launches.items() if name != "bare"}
+    b = {name: best([{s: f[name] for s, f in launch.items()} for launch in launches["bare"]], min) for name in BARE}
+    close = close_us(rates[f"npgpu stream {WINDOW}"], rates[f"npgpu stream {WIDE_WINDOW}"])
+
+    def clock(name, size, pick):  # ours / theirs that OSU's clock alone makes: theirs without it / with it
+        return pick[name + "_noclock"][size] / pick[name][size]
+
+    table = rows("put latency (us)", times["npgpu put"], times["osu_put_latency"],
+                 lambda s: {"definition": b["half_rtt"][s] / b["put_flush"][s],
+                            "OSU clock": clock("osu_put_latency", s, times)},
+                 lambda s: f"npgpu {times['npgpu put'][s] / b['half_rtt'][s]:.3f} x bare half RTT, OSU without its "
+                           f"clock {times['osu_put_latency_noclock'][s] / b['put_flush'][s]:.3f} x bare put+flush")
+    table += rows("get latency (us)", times["npgpu get"], times["osu_get_latency"],
+                  lambda s: {"OSU clock": clock("osu_get_latency", s, times)},
+                  lambda s: f"npgpu {times['npgpu get'][s] / b['get_flush'][s]:.3f} x bare get+flush, OSU without its "
+                            f"clock {times['osu_get_latency_noclock'][s] / b['get_flush'][s]:.3f} x")
+    ours, theirs = rates[f"npgpu stream {WINDOW}"], rates["osu_put_bw"]
+    table += rows("put bandwidth (MB/s)", ours, theirs,
+                  lambda s: {"target polling": b["window_one_slot"][s] / b["window_polled"][s],
+                             "npgpu's close": b["window_polled"][s] / (b["window_polled"][s] + close),
+                             "footprint": b["window_slots"][s] / b["window_one_slot"][s],
+                             "OSU clock": clock("osu_put_bw", s, rates)},
+                  lambda s: f"npgpu {window_us(ours[s], s) / (b['window_polled'][s] + close):.3f} x one place polled + "
+                            f"{close:.2f} us, OSU without its clock "
+                            f"{window_us(rates['osu_put_bw_noclock'][s], s) / b['window_slots'][s]:.3f} x 64 places")
+    print(f"\nnpgpu's window close: {close:.3f} us (its windows of {WINDOW} and {WIDE_WINDOW}, 1 B to {CLOSE_SIZES} B)")
     print(f"\n{'measure':22} {'size':>8} {'npgpu':>10} {'OSU':>10} {'ratio':>6}  verdict (against 5%; best of "
           f"{options.rounds} launches)")
-    for measure, size, ours, theirs, ratio, verdict in table:
-        print(f"{measure:22} {size:>8} {ours:>10.3f} {theirs:>10.3f} {ratio:>6.3f}  {verdict}")
+    for measure, size, mine, osus, ratio, verdict in table:
+        print(f"{measure:22} {size:>8} {mine:>10.3f} {osus:>10.3f} {ratio:>6.3f}  {verdict}")
 
 
 if __name__ == "__main__":
