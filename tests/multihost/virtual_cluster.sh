@@ -2,6 +2,7 @@
 # A cluster of separate hosts on this machine, for MPI runs across them with known link rates.
 #
 #   virtual_cluster.sh up DIR HOSTS RATE_MBIT [SLOW_HOST SLOW_RATE_MBIT]
+#   virtual_cluster.sh rate DIR HOST RATE_MBIT
 #   virtual_cluster.sh down DIR
 #   virtual_cluster.sh run HOSTS RATE_MBIT [SLOW_HOST SLOW_RATE_MBIT] -- COMMAND [ARGS...]
 #   virtual_cluster.sh usable
@@ -25,6 +26,8 @@
 #          export       a folder every host sees at DIR/shared, each process started by `on` through
 #                       a bind mount of its own, as NFS clients each mount one export (DIR/shared
 #                       itself stays an empty mount point outside the hosts)
+# rate   sets host number HOST's (1-based) link to RATE_MBIT both ways on a cluster that is up: a
+#        fault planted after a healthy run (its line in DIR/hosts says so too).
 # down   removes everything `up` made for DIR (namespaces, links, bridge, queues) and the processes
 #        left inside them; safe to repeat, and after an `up` that failed halfway.
 # run    up in a fresh folder, COMMAND with VC_DIR set to it, down; always torn down, also on
@@ -64,7 +67,7 @@ die() {
 }
 
 usage() {
-  die "usage: $0 up DIR HOSTS RATE_MBIT [SLOW_HOST SLOW_RATE_MBIT] | down DIR | run HOSTS RATE_MBIT [SLOW_HOST SLOW_RATE_MBIT] -- COMMAND... | usable"
+  die "usage: $0 up DIR HOSTS RATE_MBIT [SLOW_HOST SLOW_RATE_MBIT] | rate DIR HOST RATE_MBIT | down DIR | run HOSTS RATE_MBIT [SLOW_HOST SLOW_RATE_MBIT] -- COMMAND... | usable"
 }
 
 is_rate() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]] && awk -v r="$1" 'BEGIN { exit !(r >= 0.001) }'; }
@@ -241,6 +244,21 @@ cmd_up() {
   write_helpers "$dir" "${names[0]}"
 }
 
+cmd_rate() {
+  (($# == 3)) || usage
+  local dir=$1 host=$2 rate=$3
+  [[ -f $dir/env ]] || die "'$dir' holds no cluster"
+  local VC_NETNS=() VC_SWITCH_NETNS=""
+  # shellcheck source=/dev/null
+  . "$dir/env"
+  if ! [[ $host =~ ^[0-9]+$ ]] || ((host < 1 || host > ${#VC_NETNS[@]})); then die "HOST '$host': a host number from 1 to ${#VC_NETNS[@]}"; fi
+  is_rate "$rate" || die "RATE_MBIT '$rate': a number of Mbit/s, at least 0.001"
+  local prefix=${VC_SWITCH_NETNS%-sw}
+  tc -n "${VC_NETNS[host - 1]}" qdisc change dev "${prefix}h$host" root tbf rate "$(kbit "$rate")" burst "$TBF_BURST" latency "$TBF_LATENCY"
+  tc -n "$VC_SWITCH_NETNS" qdisc change dev "${prefix}s$host" root tbf rate "$(kbit "$rate")" burst "$TBF_BURST" latency "$TBF_LATENCY"
+  awk -v h="$host" -v r="$rate" 'NR == h { $3 = r; $4 = r } { print }' "$dir/hosts" >"$dir/hosts.new" && mv "$dir/hosts.new" "$dir/hosts"
+}
+
 cmd_down() {
   (($# == 1)) || usage
   local dir=$1
@@ -319,6 +337,7 @@ case $command in
     cmd_up "$@"
     building="" # made whole: it stays until `down`
     ;;
+  rate) cmd_rate "$@" ;;
   down) cmd_down "$@" ;;
   run) cmd_run "$@" ;;
   usable) (($# == 0)) || usage; cmd_usable ;;
