@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# scripts/npgpu-healthcheck between nodes, with a real Slurm on 4 hosts of a virtual cluster
+# (tests/multihost/virtual_cluster.sh, links of 400 Mbit/s; tests/batch/slurm_cluster.sh): a job
+# over the 4 hosts records the reference, its first node measuring the links; a job that checks
+# the healthy hosts drains none; once host 4's link is slowed to a third, a check drains host 4
+# alone, with a reason that starts "npgpu:" and says every link of it falls short, and the 3 others stay up. Before them, a
+# --hosts of one host is refused in one line.
+#   healthcheck_links_test.sh NPGPU WORK
+set -euo pipefail
+npgpu=$1 work=$2
+# shellcheck source=tests/batch/common.sh
+. "$(dirname "$0")/common.sh"
+# shellcheck source=tests/batch/slurm_cluster.sh
+. "$root/tests/batch/slurm_cluster.sh"
+
+# Bad input: one line, exit 2, nothing written.
+rc=0
+message=$("$root/scripts/npgpu-healthcheck" --npgpu "$npgpu" --record "$work/refused.h5" --hosts lonely 2>&1) || rc=$?
+[[ $rc == 2 && $message == "npgpu-healthcheck: --hosts 'lonely': two or more host names, separated by commas" ]] ||
+  fail "--hosts lonely: exit $rc, '$message'"
+[ ! -e "$work/refused.h5" ] || fail "--hosts lonely wrote a reference"
+
+vc=$root/tests/multihost/virtual_cluster.sh
+"$vc" usable >&2 || exit 77
+vc_dir=$work/vc
+stop_everything() {
+  slurm_cluster_stop
+  "$vc" down "$vc_dir" >/dev/null
+}
+trap stop_everything EXIT
+trap 'exit 1' TERM INT
+"$vc" up "$vc_dir" 4 400 >/dev/null || fail "the virtual cluster could not be built"
+slurm_cluster_start "$work/slurm" "$vc_dir"
+# Open MPI between the hosts over the cluster's network only (its TCP, as on a real one).
+export OMPI_MCA_btl=tcp,self OMPI_MCA_btl_tcp_if_include=$VC_SUBNET OMPI_MCA_oob_tcp_if_include=$VC_SUBNET
+
+# healthcheck NAME ARGS...: the check as a job over the 4 hosts; prints its exit code, its output
+# in $work/NAME.out.
+healthcheck() {
+  local name=$1 job state
+  shift
+  job=$(slurm sbatch --parsable --chdir="$work" --output="$work/$name.out" --nodes=4 --ntasks-per-node=1 \
+    --wrap "$root/scripts/npgpu-healthcheck --npgpu $npgpu --work $work/$name $*; echo \"exit \$?\"")
+  state=$(slurm_wait_job "$job" 150) || fail "the $name job did not end within 150 s"
+  [ "$state" = COMPLETED ] || fail "the $name job ended $state: $(cat "$work/$name.out")"
+  sed -n 's/^exit //p' "$work/$name.out"
+}
+drained() { slurm sinfo -h -N -t drain,draining,drained -o %N | sort -u | paste -sd' '; }
+
+[ "$(healthcheck record --record "$work/reference.h5")" = 0 ] || fail "the reference could not be recorded: $(cat "$work/record.out")"
+[ "$(healthcheck healthy --baseline "$work/reference.h5" --drain)" = 0 ] ||
+  fail "the healthy hosts' check did not pass: $(cat "$work/healthy.out")"
+[ -z "$(drained)" ] || fail "the healthy check drained $(drained)"
+
+"$vc" rate "$vc_dir" 4 133 || fail "host 4's link could not be slowed"
+[ "$(healthcheck slowed --baseline "$work/reference.h5" --drain)" = 1 ] ||
+  fail "the check with host 4 slowed did not exit 1: $(cat "$work/slowed.out")"
+[ "$(drained)" = "${VC_HOSTS[3]}" ] || fail "drained '$(drained)', expected ${VC_HOSTS[3]} alone: $(cat "$work/slowed.out")"
+reason=$(slurm sinfo -h -R -n "${VC_HOSTS[3]}" -o %E)
+[[ $reason == "npgpu: "*"every link of host ${VC_HOSTS[3]}:"* ]] ||
+  fail "the drain reason does not start with npgpu: and say every link of ${VC_HOSTS[3]}: '$reason'"
+echo "PASS: healthcheck between nodes (healthy: none drained; host 4 at a third: '$reason')"
