@@ -146,12 +146,16 @@ slurm_cluster_start() {
 }
 
 # Started before any daemon: outside the test's process tree (setsid, its parent gone at once),
-# it waits for the test's shell $1 to end, then stops whatever is left.
+# it waits for the test's shell $1 to end, then stops whatever is left, unless the folder's owner
+# file names another shell: the same test launched again at once (its pid files, not ours).
 slurm_watchdog() {
   local harness
   harness=$(realpath "${BASH_SOURCE[0]}")
+  mkdir -p "$slurm_cluster_dir"
+  echo "$1" >"$slurm_cluster_dir/owner"
   # shellcheck disable=SC2016  # expanded by the watchdog's own shell
   (setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 2; done
+    [ "$(cat "$3/owner" 2>/dev/null)" = "$1" ] || exit 0
     . "$2"; slurm_cluster_dir=$3; slurm_cluster_stop' watchdog "$1" "$harness" "$slurm_cluster_dir" \
     </dev/null >/dev/null 2>&1 &)
 }
