@@ -3,8 +3,9 @@
 # (tests/multihost/virtual_cluster.sh, links of 400 Mbit/s; tests/batch/slurm_cluster.sh): a job
 # over the 4 hosts records the reference, its first node measuring the links; a job that checks
 # the healthy hosts drains none; once host 4's link is slowed to a third, a check drains host 4
-# alone, with a reason that starts "npgpu:" and says every link of it falls short, and the 3 others stay up. Before them, a
-# --hosts of one host is refused in one line.
+# alone, with a reason that starts "npgpu:" and says every link of it falls short, and the 3
+# others stay up. Before them, a --hosts of one host and a --link-sizes that is no list of sizes
+# are refused in one line.
 #   healthcheck_links_test.sh NPGPU WORK
 set -euo pipefail
 npgpu=$1 work=$2
@@ -13,12 +14,15 @@ npgpu=$1 work=$2
 # shellcheck source=tests/batch/slurm_cluster.sh
 . "$root/tests/batch/slurm_cluster.sh"
 
-# Bad input: one line, exit 2, nothing written.
-rc=0
-message=$("$root/scripts/npgpu-healthcheck" --npgpu "$npgpu" --record "$work/refused.h5" --hosts lonely 2>&1) || rc=$?
-[[ $rc == 2 && $message == "npgpu-healthcheck: --hosts 'lonely': two or more host names, separated by commas" ]] ||
-  fail "--hosts lonely: exit $rc, '$message'"
-[ ! -e "$work/refused.h5" ] || fail "--hosts lonely wrote a reference"
+# Bad input: one line, exit 2, nothing written. refused OPTION VALUE EXPECTED
+refused() {
+  local rc=0 message
+  message=$("$root/scripts/npgpu-healthcheck" --npgpu "$npgpu" --record "$work/refused.h5" "$1" "$2" 2>&1) || rc=$?
+  [[ $rc == 2 && $message == "npgpu-healthcheck: $1 '$2': $3" ]] || fail "$1 $2: exit $rc, '$message'"
+  [ ! -e "$work/refused.h5" ] || fail "$1 $2 wrote a reference"
+}
+refused --hosts lonely "two or more host names, separated by commas"
+refused --link-sizes 8,1X "sizes separated by commas, as npgpu's --sizes (8,1M)"
 
 vc=$root/tests/multihost/virtual_cluster.sh
 "$vc" usable >&2 || exit 77
@@ -31,16 +35,19 @@ trap stop_everything EXIT
 trap 'exit 1' TERM INT
 "$vc" up "$vc_dir" 4 400 >/dev/null || fail "the virtual cluster could not be built"
 slurm_cluster_start "$work/slurm" "$vc_dir"
-# Open MPI between the hosts over the cluster's network only (its TCP, as on a real one).
-export OMPI_MCA_btl=tcp,self OMPI_MCA_btl_tcp_if_include=$VC_SUBNET OMPI_MCA_oob_tcp_if_include=$VC_SUBNET
+# Open MPI between the hosts over the cluster's network only (its TCP, as on a real one), its ranks
+# on other hosts started by the cluster's stand-in for ssh.
+export OMPI_MCA_btl=tcp,self OMPI_MCA_btl_tcp_if_include=$VC_SUBNET OMPI_MCA_oob_tcp_if_include=$VC_SUBNET \
+  OMPI_MCA_plm_rsh_agent=$vc_dir/rsh-agent OMPI_MCA_plm_rsh_no_tree_spawn=1
 
 # healthcheck NAME ARGS...: the check as a job over the 4 hosts; prints its exit code, its output
-# in $work/NAME.out.
+# in $work/NAME.out. The links at 1 MiB alone: 4 ranks polling on 2 cores time the scheduler at
+# 8 B, not the link (a healthy launch had 4 of its 12 cells at x0.00 to x0.04, 2 to 3 ms).
 healthcheck() {
   local name=$1 job state
   shift
   job=$(slurm sbatch --parsable --chdir="$work" --output="$work/$name.out" --nodes=4 --ntasks-per-node=1 \
-    --wrap "$root/scripts/npgpu-healthcheck --npgpu $npgpu --work $work/$name $*; echo \"exit \$?\"")
+    --wrap "$root/scripts/npgpu-healthcheck --npgpu $npgpu --link-sizes 1M --work $work/$name $*; echo \"exit \$?\"")
   state=$(slurm_wait_job "$job" 150) || fail "the $name job did not end within 150 s"
   [ "$state" = COMPLETED ] || fail "the $name job ended $state: $(cat "$work/$name.out")"
   sed -n 's/^exit //p' "$work/$name.out"
@@ -48,6 +55,7 @@ healthcheck() {
 drained() { slurm sinfo -h -N -t drain,draining,drained -o %N | sort -u | paste -sd' '; }
 
 [ "$(healthcheck record --record "$work/reference.h5")" = 0 ] || fail "the reference could not be recorded: $(cat "$work/record.out")"
+[ -s "$vc_dir/agent.log" ] || fail "no rank started on another host through the stand-in for ssh"
 [ "$(healthcheck healthy --baseline "$work/reference.h5" --drain)" = 0 ] ||
   fail "the healthy hosts' check did not pass: $(cat "$work/healthy.out")"
 [ -z "$(drained)" ] || fail "the healthy check drained $(drained)"
