@@ -4,8 +4,8 @@
 # over the 4 hosts records the reference, its first node measuring the links; a job that checks
 # the healthy hosts drains none; once host 4's link is slowed to a third, a check drains host 4
 # alone, with a reason that starts "npgpu:" and says every link of it falls short, and the 3
-# others stay up. Before them, a --hosts of one host and a --link-sizes that is no list of sizes
-# are refused in one line.
+# others stay up. A --hosts of one host, a --link-sizes that is no list of sizes, and a reference
+# of another host are refused in one line.
 #   healthcheck_links_test.sh NPGPU WORK
 set -euo pipefail
 npgpu=$1 work=$2
@@ -40,13 +40,14 @@ slurm_cluster_start "$work/slurm" "$vc_dir"
 export OMPI_MCA_btl=tcp,self OMPI_MCA_btl_tcp_if_include=$VC_SUBNET OMPI_MCA_oob_tcp_if_include=$VC_SUBNET \
   OMPI_MCA_plm_rsh_agent=$vc_dir/rsh-agent OMPI_MCA_plm_rsh_no_tree_spawn=1
 
-# healthcheck NAME ARGS...: the check as a job over the 4 hosts; prints its exit code, its output
-# in $work/NAME.out. The links at 1 MiB alone: 4 ranks polling on 2 cores time the scheduler at
-# 8 B, not the link (a healthy launch had 4 of its 12 cells at x0.00 to x0.04, 2 to 3 ms).
+# healthcheck NAME HOSTS ARGS...: the check as a job over HOSTS (a Slurm host list); prints its
+# exit code, its output in $work/NAME.out. The links at 1 MiB alone: 4 ranks polling on 2 cores
+# time the scheduler at 8 B, not the link (a healthy launch had 4 of its 12 cells at x0.00 to
+# x0.04, 0.3 to 4 ms against about 8 us).
 healthcheck() {
-  local name=$1 job state
-  shift
-  job=$(slurm sbatch --parsable --chdir="$work" --output="$work/$name.out" --nodes=4 --ntasks-per-node=1 \
+  local name=$1 hostlist=$2 job state
+  shift 2
+  job=$(slurm sbatch --parsable --chdir="$work" --output="$work/$name.out" --nodelist="$hostlist" --ntasks-per-node=1 \
     --wrap "$root/scripts/npgpu-healthcheck --npgpu $npgpu --link-sizes 1M --work $work/$name $*; echo \"exit \$?\"")
   state=$(slurm_wait_job "$job" 150) || fail "the $name job did not end within 150 s"
   [ "$state" = COMPLETED ] || fail "the $name job ended $state: $(cat "$work/$name.out")"
@@ -54,14 +55,20 @@ healthcheck() {
 }
 drained() { slurm sinfo -h -N -t drain,draining,drained -o %N | sort -u | paste -sd' '; }
 
-[ "$(healthcheck record --record "$work/reference.h5")" = 0 ] || fail "the reference could not be recorded: $(cat "$work/record.out")"
+all=$(IFS=,; echo "${VC_HOSTS[*]}")
+[ "$(healthcheck record "$all" --record "$work/reference.h5")" = 0 ] || fail "the reference could not be recorded: $(cat "$work/record.out")"
 [ -s "$vc_dir/agent.log" ] || fail "no rank started on another host through the stand-in for ssh"
-[ "$(healthcheck healthy --baseline "$work/reference.h5" --drain)" = 0 ] ||
+# A reference that cannot judge the node (host 1's, on host 2 alone): one line, exit 2.
+[ "$(healthcheck refused "${VC_HOSTS[1]}" --baseline "$work/reference.h5" --drain)" = 2 ] ||
+  fail "host 2 judged by host 1's record did not exit 2: $(cat "$work/refused.out")"
+[[ $(grep -vc '^exit' "$work/refused.out") == 1 && $(cat "$work/refused.out") == *"a run judges only the same hosts"* ]] ||
+  fail "host 2 judged by host 1's record did not say why in one line: $(cat "$work/refused.out")"
+[ "$(healthcheck healthy "$all" --baseline "$work/reference.h5" --drain)" = 0 ] ||
   fail "the healthy hosts' check did not pass: $(cat "$work/healthy.out")"
 [ -z "$(drained)" ] || fail "the healthy check drained $(drained)"
 
 "$vc" rate "$vc_dir" 4 133 || fail "host 4's link could not be slowed"
-[ "$(healthcheck slowed --baseline "$work/reference.h5" --drain)" = 1 ] ||
+[ "$(healthcheck slowed "$all" --baseline "$work/reference.h5" --drain)" = 1 ] ||
   fail "the check with host 4 slowed did not exit 1: $(cat "$work/slowed.out")"
 [ "$(drained)" = "${VC_HOSTS[3]}" ] || fail "drained '$(drained)', expected ${VC_HOSTS[3]} alone: $(cat "$work/slowed.out")"
 reason=$(slurm sinfo -h -R -n "${VC_HOSTS[3]}" -o %E)
