@@ -16,6 +16,7 @@
 #include "npgpu/catalog.hpp"
 #include "run/console.hpp"
 #include "run/driver.hpp"
+#include "run/load_runner.hpp"
 #include "npgpu/errors.hpp"
 #include "record/hdf5_record.hpp"
 #include "system/info_text.hpp"
@@ -211,6 +212,17 @@ void save_failed(RunRecord& record, RecordWriter& writer, std::mutex& lock, cons
   }
 }
 
+// What a run under load adds to each of the victims' two runs: which it is, and at the loaded one's
+// end, before it is written, what the load moved.
+struct UnderLoad {
+  LoadPlan load;
+  bool loaded = false;
+  LoadSignals* signals = nullptr;  // the victims' first rank: stops the load
+};
+
+int measure(ParsedCommand command, const Team& team, RunGuard& guard, const UnderLoad* under_load);
+int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard);
+
 int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard) {
   ParsedCommand command;
   try {
@@ -232,7 +244,60 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
     if (team.is_root()) std::fputs(command.info_json ? (system_json(info).dump(2) + "\n").c_str() : info_text(info).c_str(), stdout);
     return 0;
   }
+  if (command.options.load) return run_under_load(std::move(command), team, guard);
+  return measure(std::move(command), team, guard, nullptr);
+}
 
+// A load rank: its module streams the load between the load ranks' pairs until the victims stop it.
+int load_side(RunOptions options, const LoadPlan& load, const Team& team, LoadSignals& signals) {
+  options.module = load.module;
+  options.pattern = load.pattern == LoadPattern::bidir ? Pattern::bidir : Pattern::stream;
+  options.schedule.upper = load.bytes;
+  RankPairing pairing;
+  pairing.mode = PairingMode::halves;
+  pairing.ranks = team.size();
+  const std::unique_ptr<Module> module = find_module(load.module).make();
+  const std::unique_ptr<Clock> clock = make_clock(options.timer);
+  module->setup({team, module_view(options), load.bytes, pairing});
+  module->select_peers(pairing_steps(pairing).front().peers.at(static_cast<std::size_t>(team.rank())));
+  make_load(*module, team, load, *clock, signals);
+  return 0;
+}
+
+// The load ranks make load; the others measure as --pairs says among themselves, alone and then
+// under the load, into two runs of one record.
+int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard) {
+  const RunOptions::LoadText text = *command.options.load;
+  command.options.load.reset();
+  LoadPlan load;
+  std::optional<std::string> failure = on_every_rank(world, [&] {
+    load = {parse_load_pattern(text.pattern), parse_rank_list(text.ranks, world.size()),
+            text.bytes != 0 ? text.bytes : kDefaultLoadBytes, text.module.empty() ? command.options.module : text.module};
+    check_load(load, world.size());
+    if (load.pattern != LoadPattern::stream && load.pattern != LoadPattern::bidir)
+      throw UsageError(std::string("--load ") + load_pattern_name(load.pattern) + ": not built yet; stream and bidir are");
+    if (find_module(load.module).info.layout != Layout::pair)
+      throw UsageError("--load-module " + load.module + ": a load moves between pairs of ranks, and module " +
+                       load.module + " measures each rank's own path");
+    if (command.options.output.empty())
+      command.options.output = default_output_path(command.options.module, utc_now("%Y%m%d-%H%M%S"));
+  });
+  if (failure) return fail(world, *failure, kExitUsage);
+  const bool makes_load = std::binary_search(load.ranks.begin(), load.ranks.end(), world.rank());
+  MPI_Comm comm;
+  MPI_Comm_split(world.comm(), makes_load ? 1 : 0, world.rank(), &comm);
+  const Team team(comm);
+  LoadSignals signals(world.comm(), load.ranks.front(), victims_of(load, world.size()).front());
+  if (makes_load) return load_side(command.options, load, team, signals);
+  const UnderLoad isolated{load, false, nullptr};
+  if (const int code = measure(command, team, guard, &isolated); code != 0) return code;
+  if (team.is_root()) signals.start();
+  team.barrier();
+  const UnderLoad loaded{load, true, &signals};
+  return measure(std::move(command), team, guard, &loaded);
+}
+
+int measure(ParsedCommand command, const Team& team, RunGuard& guard, const UnderLoad* under_load) {
   const int ranks_here = ranks_on_this_host(team);
   // A seed drawn once, on rank 0, so that every rank samples the same partners; recorded.
   if (!command.options.seed) command.options.seed = team.broadcast(std::random_device{}());
@@ -310,6 +375,10 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
   } catch (const RunError& error) {
     if (team.is_root()) save_failed(record, *writer, record_lock, error.what());
     throw;
+  }
+  if (under_load != nullptr && team.is_root()) {
+    record.load = LoadFacts{under_load->load, under_load->loaded, {}};
+    if (under_load->loaded) record.load->moved = under_load->signals->stop();
   }
   if (!team.is_root()) return 0;
   const std::lock_guard<std::mutex> hold(record_lock);

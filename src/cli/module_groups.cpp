@@ -18,6 +18,12 @@ void declare_pairing(CLI::App& group, RunOptions& o, PairingText& text) {
                    "of comparable links (default 0.8)");
   group.add_option("--sample", o.sample, "--pairs all: each rank measures K random partners instead of all N-1");
   group.add_option("--seed", text.seed, "--sample: seed of the random partners (default: drawn, and recorded)");
+  group.add_option("--load", text.load.pattern, "Ranks of --load-ranks make traffic while the others measure, first "
+                   "alone, then under it: stream, bidir (the load ranks pair up as halves), incast, alltoall");
+  group.add_option("--load-ranks", text.load.ranks, "--load: the ranks that make load, e.g. 0,1,4,5 or 4-7");
+  group.add_option("--load-size", text.load_size, "--load: each load message (default 4M)");
+  group.add_option("--load-module", text.load.module, "--load: the module that moves the load (default: the measured "
+                   "one)");
 }
 
 void finish_pairing(const CLI::App& app, RunOptions& o, const PairingText& text) {
@@ -26,6 +32,14 @@ void finish_pairing(const CLI::App& app, RunOptions& o, const PairingText& text)
   if (app.count("--seed") > 0) o.seed = text.seed;
   if (app.count("--sample") > 0 && o.sample == 0)
     throw UsageError("--sample 0: each rank needs at least one partner; choose 1 to N-1 for N ranks");
+  const bool load_named = app.count("--load") > 0;
+  for (const char* option : {"--load-ranks", "--load-size", "--load-module"})
+    if (app.count(option) > 0 && !load_named)
+      throw UsageError(std::string(option) + " is for a run under load: give --load PATTERN too");
+  if (!load_named) return;
+  if (text.load.ranks.empty()) throw UsageError("--load " + text.load.pattern + ": name the ranks that make load with --load-ranks");
+  o.load = text.load;
+  if (!text.load_size.empty()) o.load->bytes = parse_size(text.load_size, "--load-size");
 }
 
 // An option as a group declares it: its name, and whether it takes a value.

@@ -19,6 +19,8 @@ namespace npgpu {
 struct PairingText {
   std::string sizes, flag_below;
   std::uint64_t seed = 0;
+  RunOptions::LoadText load;
+  std::string load_size;
 };
 
 // Before the parse proper, which needs the module's option group: the module the command line

@@ -358,6 +358,21 @@ void write_expectations(hid_t run, const RunRecord& r) {
   write_columns(g, kExpectationColumns, r.expectations, {r.expectations.size()});
 }
 
+// --load: the load, which of the victims' two runs this is, and what the load moved meanwhile.
+void write_load(hid_t run, const LoadFacts& load) {
+  Handle g = group(run, "load");
+  std::string ranks;
+  for (int rank : load.plan.ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(rank);
+  attribute(g, "pattern", std::string(load_pattern_name(load.plan.pattern)));
+  attribute(g, "ranks", ranks);
+  attribute(g, "module", load.plan.module);
+  attribute(g, "bytes", static_cast<std::int64_t>(load.plan.bytes));
+  attribute(g, "role", std::string(load.loaded ? "loaded: measured while the load ran" : "isolated: measured with the load idle"));
+  if (!load.loaded) return;
+  attribute(g, "moved_bytes", load.moved.bytes);
+  attribute(g, "moved_seconds", load.moved.seconds);
+}
+
 void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   Handle runs = group(file, "runs");
   Handle run = group(runs, name);
@@ -408,6 +423,7 @@ void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {
   if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::halves) write_aggregate(run, r);
   if (r.module.layout == Layout::pair && r.pairing.mode == PairingMode::all) write_matrix(run, r);
   if (!o.expectations.empty()) write_expectations(run, r);
+  if (r.load) write_load(run, *r.load);
 }
 
 std::string next_run_name(hid_t file) {

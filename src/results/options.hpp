@@ -62,6 +62,13 @@ struct RunOptions {
   double flag_below = 0.8;               // --pairs all: flag cells under this fraction of their class's median
   std::uint64_t sample = 0;              // --pairs all: partners per rank, 0 = every other rank
   std::optional<std::uint64_t> seed;     // --sample: the draw's seed; otherwise one is drawn and recorded
+
+  // --load, as given: the ranks are checked against the run's size once it is known (LoadPlan).
+  struct LoadText {
+    std::string pattern, ranks, module;
+    std::uint64_t bytes = 0;  // 0: the default
+  };
+  std::optional<LoadText> load;
 };
 
 // What a module sees of the run (its host's last-level cache read here).

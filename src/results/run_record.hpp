@@ -1,10 +1,12 @@
 #pragma once
 // One run as reporters see it: what was asked, where it ran, and the curves measured.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "npgpu/catalog.hpp"
+#include "results/load_plan.hpp"
 #include "results/options.hpp"
 #include "results/pair_matrix.hpp"
 #include "npgpu/pairing.hpp"
@@ -43,6 +45,7 @@ struct RunRecord {
   std::vector<ExpectationOutcome> expectations;  // judged when the run is complete
   std::vector<Curve> curves;         // complete on rank 0 only
   PairMatrix matrix;                 // --pairs all, on rank 0 only
+  std::optional<LoadFacts> load;     // --load: the victims' runs
 };
 
 struct Progress {

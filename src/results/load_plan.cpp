@@ -1,0 +1,97 @@
+#include "results/load_plan.hpp"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "npgpu/errors.hpp"
+
+namespace npgpu {
+namespace {
+
+constexpr std::array<std::pair<LoadPattern, const char*>, 4> kNames{{{LoadPattern::stream, "stream"},
+                                                                     {LoadPattern::bidir, "bidir"},
+                                                                     {LoadPattern::incast, "incast"},
+                                                                     {LoadPattern::alltoall, "alltoall"}}};
+constexpr const char* kListAllowed = "allowed: ranks and ranges separated by commas, e.g. 0,1,4,5 or 4-7";
+
+int list_rank(const std::string& text, const std::string& whole, int ranks) {
+  std::size_t used = 0;
+  int rank = -1;
+  try {
+    rank = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size() || rank < 0)
+    throw UsageError("--load-ranks " + whole + ": '" + text + "' is not a rank number; " + kListAllowed);
+  if (rank >= ranks)
+    throw UsageError("--load-ranks " + whole + ": rank " + std::to_string(rank) + " does not exist in a run of " +
+                     std::to_string(ranks) + " ranks (ranks 0 to " + std::to_string(ranks - 1) + ")");
+  return rank;
+}
+
+}  // namespace
+
+LoadPattern parse_load_pattern(const std::string& text) {
+  for (const auto& [pattern, name] : kNames)
+    if (text == name) return pattern;
+  throw UsageError("--load " + text + ": allowed: stream, bidir, incast, alltoall");
+}
+
+const char* load_pattern_name(LoadPattern pattern) {
+  for (const auto& [each, name] : kNames)
+    if (each == pattern) return name;
+  return "?";
+}
+
+std::vector<int> parse_rank_list(const std::string& text, int ranks) {
+  std::vector<int> list;
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t end = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, end - at);
+    const std::size_t dash = item.find('-');
+    const int first = list_rank(item.substr(0, dash), text, ranks);
+    const int last = dash == std::string::npos ? first : list_rank(item.substr(dash + 1), text, ranks);
+    if (last < first) throw UsageError("--load-ranks " + text + ": the range " + item + " runs backwards; " + kListAllowed);
+    for (int rank = first; rank <= last; ++rank) list.push_back(rank);
+    at = end + 1;
+  }
+  std::sort(list.begin(), list.end());
+  if (const auto twice = std::adjacent_find(list.begin(), list.end()); twice != list.end())
+    throw UsageError("--load-ranks " + text + ": rank " + std::to_string(*twice) + " is named twice");
+  return list;
+}
+
+std::vector<int> victims_of(const LoadPlan& load, int ranks) {
+  std::vector<int> victims;
+  for (int rank = 0; rank < ranks; ++rank)
+    if (!std::binary_search(load.ranks.begin(), load.ranks.end(), rank)) victims.push_back(rank);
+  return victims;
+}
+
+void check_load(const LoadPlan& load, int ranks) {
+  const std::string pattern = load_pattern_name(load.pattern);
+  const auto count = static_cast<int>(load.ranks.size());
+  if (ranks - count < 2)
+    throw UsageError("--load-ranks: " + std::to_string(count) + " of the " + std::to_string(ranks) +
+                     " ranks make load, which leaves fewer than the 2 ranks that measure; launch more ranks");
+  const bool paired = load.pattern == LoadPattern::stream || load.pattern == LoadPattern::bidir;
+  if (paired && count % 2 != 0)
+    throw UsageError("--load " + pattern + " pairs the load ranks (the first half with the second), and " +
+                     std::to_string(count) + " cannot pair up: name an even number in --load-ranks");
+  if (count < 2) throw UsageError("--load " + pattern + " needs at least 2 load ranks in --load-ranks");
+}
+
+std::vector<Peers> load_pairs(const LoadPlan& load, int ranks) {
+  std::vector<Peers> peers(static_cast<std::size_t>(ranks));
+  const std::size_t half = load.ranks.size() / 2;
+  for (std::size_t i = 0; i < half; ++i) {
+    const int first = load.ranks[i], second = load.ranks[i + half];
+    peers[static_cast<std::size_t>(first)].to = second;
+    peers[static_cast<std::size_t>(second)].from = first;
+  }
+  return peers;
+}
+
+}  // namespace npgpu
