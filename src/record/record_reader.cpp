@@ -118,6 +118,10 @@ RunData read_run(const RecordFile& file, const std::string& spec_file, const std
                 : run.pairs.starts_with("all")    ? PairingMode::all
                                                   : PairingMode::one_pair;
   run.sampled = run.pairing == PairingMode::all && run.pairs != "all";
+  if (file.has(group + "/load")) {
+    const std::string role = file.text(group + "/load", "role");
+    run.load = role.substr(0, role.find(':'));
+  }
   run.rank_host = file.texts(group + "/system/rank_host");
   run.mpi_parameters = file.texts(group + "/system/mpi_parameters");
   std::erase(run.mpi_parameters, "");  // none set: one empty string

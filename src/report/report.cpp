@@ -128,12 +128,13 @@ std::string run_aspect(const RunData& run, const std::string& aspect) {
                                                                                                           : "";
   }
   if (aspect == "pairs") return run.pairs.empty() ? "" : "pairs " + run.pairs;
+  if (aspect == "load") return run.load;
   return {};
 }
 
 std::string run_label(const RunData& run, const std::string& leave_out) {
   std::string label = run.module + " " + run.pattern;
-  for (const char* aspect : {"direction", "memory", "messages", "path", "concurrency", "pairs"})
+  for (const char* aspect : {"direction", "memory", "messages", "path", "concurrency", "pairs", "load"})
     if (const std::string value = run_aspect(run, aspect); !value.empty() && leave_out != aspect) label += ", " + value;
   return label;
 }

@@ -91,7 +91,7 @@ std::string describe_withdrawn(const CurveBreak& b);
 // What a run is, in words that tell runs apart: module, pattern, direction, memory, path, ...
 // `leave_out` drops one aspect ("concurrency", "memory", "path") to pair runs that differ in it.
 std::string run_label(const RunData& run, const std::string& leave_out = "");
-// One of those aspects ("direction", "memory", "messages", "path", "concurrency", "pairs"); empty
+// One of those aspects ("direction", "memory", "messages", "path", "concurrency", "pairs", "load"); empty
 // when the run has none.
 std::string run_aspect(const RunData& run, const std::string& aspect);
 

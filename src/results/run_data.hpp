@@ -66,6 +66,7 @@ struct RunData {
   int method_version = 1;  // the way of measuring (kMethodVersion when it was made)
   RunStatus status = RunStatus::complete;
   std::string concurrency;
+  std::string load;   // --load: "isolated" (the victims alone) or "loaded" (under the load); "" otherwise
   std::string pairs;  // as the record says it: "0:1", "halves", "all, sampled 3 of 7 partners (seed 42)"; "" per rank
   PairingMode pairing = PairingMode::one_pair;  // of a pair module
   bool sampled = false;                         // all: each rank saw a drawn few of its partners
