@@ -272,8 +272,10 @@ int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard) {
   LoadPlan load;
   std::optional<std::string> failure = on_every_rank(world, [&] {
     load = {parse_load_pattern(text.pattern), parse_rank_list(text.ranks, world.size()),
-            text.bytes != 0 ? text.bytes : kDefaultLoadBytes, text.module.empty() ? command.options.module : text.module};
+            text.bytes != 0 ? text.bytes : kDefaultLoadBytes, text.module.empty() ? command.options.module : text.module,
+            world.size()};
     check_load(load, world.size());
+    command.options.pairs = victims_pairs(command.options.pairs, load, world.size());
     if (load.pattern != LoadPattern::stream && load.pattern != LoadPattern::bidir)
       throw UsageError(std::string("--load ") + load_pattern_name(load.pattern) + ": not built yet; stream and bidir are");
     if (find_module(load.module).info.layout != Layout::pair)

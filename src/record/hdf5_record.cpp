@@ -361,10 +361,14 @@ void write_expectations(hid_t run, const RunRecord& r) {
 // --load: the load, which of the victims' two runs this is, and what the load moved meanwhile.
 void write_load(hid_t run, const LoadFacts& load) {
   Handle g = group(run, "load");
-  std::string ranks;
-  for (int rank : load.plan.ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(rank);
+  const auto listed = [](const std::vector<int>& ranks) {
+    std::string text;
+    for (int rank : ranks) text += (text.empty() ? "" : ",") + std::to_string(rank);
+    return text;
+  };
   attribute(g, "pattern", std::string(load_pattern_name(load.plan.pattern)));
-  attribute(g, "ranks", ranks);
+  attribute(g, "ranks", listed(load.plan.ranks));
+  attribute(g, "victims", listed(victims_of(load.plan, load.plan.run_ranks)));
   attribute(g, "module", load.plan.module);
   attribute(g, "bytes", static_cast<std::int64_t>(load.plan.bytes));
   attribute(g, "role", std::string(load.loaded ? "loaded: measured while the load ran" : "isolated: measured with the load idle"));

@@ -83,6 +83,24 @@ void check_load(const LoadPlan& load, int ranks) {
   if (count < 2) throw UsageError("--load " + pattern + " needs at least 2 load ranks in --load-ranks");
 }
 
+std::string victims_pairs(const std::string& pairs, const LoadPlan& load, int ranks) {
+  const std::size_t colon = pairs.find(':');
+  if (colon == std::string::npos) return pairs;
+  const RankPairing pair = parse_rank_pairing(pairs, ranks, 0, 0);
+  const std::vector<int> victims = victims_of(load, ranks);
+  std::string words;
+  for (int victim : victims) words += (words.empty() ? "" : ", ") + std::to_string(victim);
+  std::string mapped;
+  for (int rank : {pair.first, pair.second}) {
+    const auto at = std::find(victims.begin(), victims.end(), rank);
+    if (at == victims.end())
+      throw UsageError("--pairs " + pairs + ": rank " + std::to_string(rank) + " makes load (--load-ranks); the pair " +
+                       "must be two of the ranks that measure: " + words);
+    mapped += (mapped.empty() ? "" : ":") + std::to_string(at - victims.begin());
+  }
+  return mapped;
+}
+
 std::vector<Peers> load_pairs(const LoadPlan& load, int ranks) {
   std::vector<Peers> peers(static_cast<std::size_t>(ranks));
   const std::size_t half = load.ranks.size() / 2;

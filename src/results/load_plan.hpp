@@ -20,6 +20,7 @@ struct LoadPlan {
   std::vector<int> ranks;        // the load ranks, increasing
   std::uint64_t bytes = 0;       // each load message
   std::string module;            // the module that moves the load; empty: the measured one
+  int run_ranks = 0;             // of the whole run, load and victims
 };
 
 // Each load message when --load-size is not given: 4 MiB, where TCP, shared memory and a GPU's
@@ -55,6 +56,11 @@ std::vector<int> victims_of(const LoadPlan& load, int ranks);
 // Checks the load against the run: at least two victims, an even number of load ranks for stream and
 // bidir, at least two for the others. UsageError naming what is wrong and what is allowed.
 void check_load(const LoadPlan& load, int ranks);
+
+// --pairs A:B names ranks of the whole run; the victims measure among themselves, numbered in their
+// own order. Returns the pair in the victims' numbers ("0:1" for --pairs 0:1 with load ranks 2,3);
+// any other --pairs unchanged. UsageError where A or B makes load or does not exist.
+std::string victims_pairs(const std::string& pairs, const LoadPlan& load, int ranks);
 
 // stream and bidir: whom each load rank streams to and answers (by world rank; the others idle).
 std::vector<Peers> load_pairs(const LoadPlan& load, int ranks);

@@ -52,5 +52,14 @@ TEST(LoadPlan, LoadsThatLeaveNoPairToMeasureOrCannotPairUpAreRefused) {
             "--load incast needs at least 2 load ranks in --load-ranks");
 }
 
+TEST(LoadPlan, APairNamedByTheRunsRanksIsMeasuredByTheVictimsNumbers) {
+  const LoadPlan load{LoadPattern::stream, {0, 1}, 1 << 20, ""};
+  EXPECT_EQ(victims_pairs("2:3", load, 4), "0:1");
+  EXPECT_EQ(victims_pairs("3:2", load, 4), "1:0");
+  EXPECT_EQ(victims_pairs("halves", load, 4), "halves");
+  EXPECT_EQ(refusal([&] { victims_pairs("1:3", load, 4); }),
+            "--pairs 1:3: rank 1 makes load (--load-ranks); the pair must be two of the ranks that measure: 2, 3");
+}
+
 }  // namespace
 }  // namespace npgpu

@@ -1,0 +1,65 @@
+// A run under load as a user meets it (issue 36): four ranks under mpirun, two making load and two
+// measuring, first alone and then under it; the record read back; the refusals.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/command.hpp"
+#include "support/h5_file.hpp"
+
+namespace npgpu::test {
+namespace {
+
+std::vector<std::string> load_run(const std::string& record, const std::vector<std::string>& load) {
+  return joined(joined(mpirun_npgpu(4), {"--module", "mpi", "-o", record}), joined(quick_sweep("4K"), load));
+}
+
+TEST(UnderLoad, VictimsMeasureAloneThenUnderTheLoadIntoTwoRunsOfOneRecord) {
+  TempDir dir;
+  const std::string record = dir.file("load.h5");
+  const CommandResult r = run_command(load_run(record, {"--load", "stream", "--load-ranks", "0,2", "--load-size", "1M"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  H5File file(record);
+  ASSERT_EQ(file.members("/runs"), (std::vector<std::string>{"0001", "0002"}));
+  EXPECT_EQ(file.text_attribute("/runs/0001/load", "role").rfind("isolated", 0), 0u);
+  EXPECT_EQ(file.text_attribute("/runs/0002/load", "role").rfind("loaded", 0), 0u);
+  for (const char* run : {"/runs/0001/load", "/runs/0002/load"}) {
+    EXPECT_EQ(file.text_attribute(run, "ranks"), "0,2");
+    EXPECT_EQ(file.text_attribute(run, "victims"), "1,3");
+  }
+  EXPECT_GT(file.number_attribute("/runs/0002/load", "moved_bytes"), 0) << "the load moved while the victims measured";
+  EXPECT_GT(file.number_attribute("/runs/0002/load", "moved_seconds"), 0);
+
+  const CommandResult report = npgpu({"report", "--json", record});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const nlohmann::json answer = nlohmann::json::parse(report.out);
+  bool compared = false;
+  for (const nlohmann::json& finding : answer["findings"]) compared = compared || finding["kind"] == "under_load";
+  EXPECT_TRUE(compared) << report.out;
+}
+
+TEST(UnderLoad, BadLoadsAreRefusedInOneLineWithNothingWritten) {
+  TempDir dir;
+  const std::string record = dir.file("never.h5");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused{
+      {{"--load", "stream", "--load-ranks", "0,9"}, "rank 9 does not exist in a run of 4 ranks"},
+      {{"--load-size", "1M"}, "--load-size is for a run under load: give --load PATTERN too"},
+      {{"--load", "stream"}, "name the ranks that make load with --load-ranks"},
+      {{"--load", "stream", "--load-ranks", "2,3", "--pairs", "0:2"}, "rank 2 makes load"},
+      {{"--load", "stream", "--load-ranks", "1,2,3"}, "3 of the 4 ranks make load"},
+      {{"--load", "bidir", "--load-ranks", "3"}, "cannot pair up"},
+      {{"--load", "stream", "--load-ranks", "2,3", "--load-module", "memcpy"}, "measures each rank's own path"},
+  };
+  for (const auto& [load, says] : refused) {
+    std::vector<std::string> argv = load_run(record, load);
+    argv.insert(argv.begin() + 1, "-q");  // mpirun's own banner about the exit code is not ours
+    const CommandResult r = run_command(argv);
+    EXPECT_EQ(r.exit_code, 2) << says << "\n" << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << says << "\nin: " << r.err;
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(record)) << says;
+  }
+}
+
+}  // namespace
+}  // namespace npgpu::test
