@@ -3,6 +3,7 @@
 // ordered pair on mpiGraph's shift schedule. Pure functions of the options and the rank count, so
 // every rank computes the same steps without talking to the others.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct RankPairing {
   std::uint64_t seed = 0;     // all with sample: what the partners were drawn with
   bool one_at_a_time = false; // halves with --concurrency alone: each pair alone, in turn
 };
+
+// A rank as a command line names it: a whole number, 0 or more; nullopt for anything else.
+std::optional<int> rank_number(const std::string& text);
 
 // "A:B", "halves" or "all" for a run of `ranks` ranks, with --sample K (0: none) and its seed.
 // UsageError naming what is wrong and what is allowed.

@@ -13,16 +13,9 @@ namespace {
 constexpr const char* kAllowed = "allowed: A:B (two ranks, e.g. 0:1), halves (rank i with i + N/2), all (every pair)";
 
 int parse_rank(const std::string& text, const std::string& whole) {
-  std::size_t used = 0;
-  int rank = -1;
-  try {
-    rank = std::stoi(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size() || rank < 0)
-    throw UsageError("--pairs " + whole + ": '" + text + "' is not a rank number; " + kAllowed);
-  return rank;
+  const std::optional<int> rank = rank_number(text);
+  if (!rank) throw UsageError("--pairs " + whole + ": '" + text + "' is not a rank number; " + kAllowed);
+  return *rank;
 }
 
 RankPairing one_pair(const std::string& text, int ranks) {
@@ -67,6 +60,18 @@ std::vector<std::vector<int>> shift_phases(int n, int shift) {
 }
 
 }  // namespace
+
+std::optional<int> rank_number(const std::string& text) {
+  std::size_t used = 0;
+  int rank = -1;
+  try {
+    rank = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != text.size() || rank < 0) return std::nullopt;
+  return rank;
+}
 
 RankPairing parse_rank_pairing(const std::string& text, int ranks, std::uint64_t sample, std::uint64_t seed) {
   RankPairing pairing;

@@ -16,19 +16,12 @@ constexpr std::array<std::pair<LoadPattern, const char*>, 4> kNames{{{LoadPatter
 constexpr const char* kListAllowed = "allowed: ranks and ranges separated by commas, e.g. 0,1,4,5 or 4-7";
 
 int list_rank(const std::string& text, const std::string& whole, int ranks) {
-  std::size_t used = 0;
-  int rank = -1;
-  try {
-    rank = std::stoi(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size() || rank < 0)
-    throw UsageError("--load-ranks " + whole + ": '" + text + "' is not a rank number; " + kListAllowed);
-  if (rank >= ranks)
-    throw UsageError("--load-ranks " + whole + ": rank " + std::to_string(rank) + " does not exist in a run of " +
+  const std::optional<int> rank = rank_number(text);
+  if (!rank) throw UsageError("--load-ranks " + whole + ": '" + text + "' is not a rank number; " + kListAllowed);
+  if (*rank >= ranks)
+    throw UsageError("--load-ranks " + whole + ": rank " + std::to_string(*rank) + " does not exist in a run of " +
                      std::to_string(ranks) + " ranks (ranks 0 to " + std::to_string(ranks - 1) + ")");
-  return rank;
+  return *rank;
 }
 
 }  // namespace

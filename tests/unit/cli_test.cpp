@@ -119,7 +119,8 @@ TEST(CommandLine, OptionsTakenAreTheModulesGroupAndThePairingOfAPairModule) {
 }
 
 TEST(CommandLine, HelpShowsEachModulesOptionsUnderItsName) {
-  const std::vector<std::string> kPairing{"--pairs", "--sizes", "--flag-below", "--sample", "--seed"};
+  const std::vector<std::string> kPairing{"--pairs", "--sizes", "--flag-below", "--sample", "--seed",
+                                          "--load", "--load-ranks", "--load-size", "--load-module"};
   const std::string help = parse({"--help"}).text;
   const std::size_t first_group = help.find("[Option Group:");
   ASSERT_NE(first_group, std::string::npos) << help;
