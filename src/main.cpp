@@ -13,6 +13,7 @@
 
 #include "npgpu/buffers.hpp"
 #include "cli/cli.hpp"
+#include "cli/module_groups.hpp"
 #include "npgpu/catalog.hpp"
 #include "run/console.hpp"
 #include "run/driver.hpp"
@@ -250,13 +251,16 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
 
 // A load rank: its module streams the load between the load ranks' pairs until the victims stop it.
 int load_side(RunOptions options, const LoadPlan& load, const Team& team, LoadSignals& signals) {
+  const CatalogEntry& entry = find_module(load.module);
+  // The options on the command line are the measured module's; another load module takes its defaults.
+  if (load.module != options.module) options.module_options = default_module_options(entry.info);
   options.module = load.module;
   options.pattern = load.pattern == LoadPattern::bidir ? Pattern::bidir : Pattern::stream;
   options.schedule.upper = load.bytes;
   RankPairing pairing;
   pairing.mode = PairingMode::halves;
   pairing.ranks = team.size();
-  const std::unique_ptr<Module> module = find_module(load.module).make();
+  const std::unique_ptr<Module> module = entry.make();
   const std::unique_ptr<Clock> clock = make_clock(options.timer);
   module->setup({team, module_view(options), load.bytes, pairing});
   module->select_peers(pairing_steps(pairing).front().peers.at(static_cast<std::size_t>(team.rank())));
@@ -269,6 +273,7 @@ int load_side(RunOptions options, const LoadPlan& load, const Team& team, LoadSi
 int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard) {
   const RunOptions::LoadText text = *command.options.load;
   command.options.load.reset();
+  command.options.gpus_in_turn = true;
   LoadPlan load;
   std::optional<std::string> failure = on_every_rank(world, [&] {
     load = {parse_load_pattern(text.pattern), parse_rank_list(text.ranks, world.size()),

@@ -19,8 +19,10 @@ std::optional<int> node_local_rank_from(const std::function<const char*(const ch
 // From the environment, else from MPI_Comm_split_type (collective in that case on every rank).
 int node_local_rank(const Team& team);
 
-// --device when given, else the node-local rank; UsageError when that GPU does not exist.
-int choose_device(int local_rank, std::optional<int> requested, int device_count);
+// --device when given, else the node-local rank; UsageError when that GPU does not exist. With
+// `in_turn` (a run under load), node-local ranks beyond the node's GPUs take them in turn, so that
+// a load can run on the victims' own GPUs.
+int choose_device(int local_rank, std::optional<int> requested, int device_count, bool in_turn);
 
 // A PCI device's link, current and maximum, from sysfs (hwloc reports only the current bandwidth,
 // neither the lanes nor the maximum); zero where sysfs says nothing.

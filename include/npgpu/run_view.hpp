@@ -17,6 +17,7 @@ struct RunView {
   std::uint64_t cache_bytes = 0;  // this host's last-level cache, which cold messages rotate past
   bool check_data = false;        // --check: every byte of one message per trial
   std::optional<ByteFlip> flip;   // tests only: corrupt arriving messages (--test-flip-byte)
+  bool gpus_in_turn = false;      // under load: node-local ranks beyond the node's GPUs take them in turn
   // The module's own options (null where it has none: memcpy), parsed from its option group.
   std::shared_ptr<ModuleOptions> module_options;
 };

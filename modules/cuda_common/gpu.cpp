@@ -45,9 +45,9 @@ std::string p2p_unavailable_here() {
   return "p2p copies between two GPUs, and this node has " + std::string(count == 0 ? "no CUDA GPU" : "1 GPU");
 }
 
-Gpu open_gpu(const Team& team, std::optional<int> device) {
+Gpu open_gpu(const Team& team, std::optional<int> device, bool in_turn) {
   const int local_rank = node_local_rank(team);
-  Gpu gpu = open_gpu_index(choose_device(local_rank, device, cuda_device_count()));
+  Gpu gpu = open_gpu_index(choose_device(local_rank, device, cuda_device_count(), in_turn));
   gpu.local_rank = local_rank;
   return gpu;
 }

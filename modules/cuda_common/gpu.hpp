@@ -34,7 +34,7 @@ struct Gpu {
 
 // Collective only when the launcher does not say the node-local rank (MPI_Comm_split_type).
 // UsageError when there is no GPU for this rank.
-Gpu open_gpu(const Team& team, std::optional<int> device);
+Gpu open_gpu(const Team& team, std::optional<int> device, bool in_turn);
 // GPU `index` made current, the thread moved next to it (modules that use several GPUs).
 Gpu open_gpu_index(int index);
 // What GPU `index` is and where it sits, without making it current or creating a context.

@@ -82,7 +82,7 @@ class CudaCopyModule final : public Module {
     kernel_ = own.copy == "sm";
     memory_kind_ = host_memory_kind(own.host_memory);
     // First: the thread moves next to the GPU, so the host memory below lands on its NUMA node.
-    gpu_ = open_gpu(setup.team, chosen_device(own.device));
+    gpu_ = open_gpu(setup.team, chosen_device(own.device), options.gpus_in_turn);
     const bool cold = options.cache == CacheState::cold;
     const CopyLegs legs = direction_legs(direction_);
     const std::vector<std::size_t> places = places_used(legs);

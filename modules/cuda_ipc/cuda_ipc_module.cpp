@@ -79,7 +79,7 @@ class CudaIpcModule final : public PatternModule<PairPatterns> {
     const MPI_Comm comm = comm_.get();
     require_one_host("cudaIpc", gather_all(comm, processor_name()), setup.pairing);
     const std::optional<int> device = chosen_device(options_of<DeviceOptions>(options.module_options).device);
-    on_all_ranks(setup.team, [&] { gpu_ = open_gpu(setup.team, device); });
+    on_all_ranks(setup.team, [&] { gpu_ = open_gpu(setup.team, device, options.gpus_in_turn); });
     const RankFacts gpus = gather_all(comm, std::to_string(gpu_.index));
 
     // Every pool rotates alike, so a message lands at the place it has in the sender's pool.

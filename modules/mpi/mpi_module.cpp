@@ -49,7 +49,7 @@ class MpiModule final : public PatternModule<PairPatterns> {
 
     if (on_device) {
       DeviceBuffers device =
-          open_device_buffers(setup.team, own.buffers, own.device, options.cache == CacheState::cold, setup.max_bytes);
+          open_device_buffers(setup.team, options, own.buffers, own.device, setup.max_bytes);
       memory_ = std::move(device.memory);
       gpu_facts_ = std::move(device.facts);
     } else {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "npgpu/run_view.hpp"
 #include "npgpu/team.hpp"
 #include "pair/transport.hpp"
 
@@ -19,9 +20,9 @@ struct DeviceBuffers {
 };
 
 // Opens this rank's GPU (the node-local rank's, or `device` where it is not -1: --device) and its
-// send and receive pools, rotated over more than its L2 cache when `cold`; `buffers` (--buffers)
-// names the option in a refusal.
-DeviceBuffers open_device_buffers(const Team& team, const std::string& buffers, int device, bool cold,
+// send and receive pools, rotated over more than its L2 cache when the run is cache-cold; `buffers`
+// (--buffers) names the option in a refusal.
+DeviceBuffers open_device_buffers(const Team& team, const RunView& run, const std::string& buffers, int device,
                                   std::uint64_t max_bytes);
 
 }  // namespace npgpu

@@ -35,7 +35,7 @@ class MpiRmaModule final : public PatternModule<OneSidedPatterns> {
     places_ = MpiPlaces(comm_.get());
     const bool cold = options.cache == CacheState::cold;
     if (own.on_gpu()) {
-      DeviceBuffers device = open_device_buffers(setup.team, own.buffers, own.device, cold, setup.max_bytes);
+      DeviceBuffers device = open_device_buffers(setup.team, options, own.buffers, own.device, setup.max_bytes);
       gpu_memory_ = std::move(device.memory);
       gpu_facts_ = std::move(device.facts);
       windows_.emplace(comm_.get(), gpu_memory_->pool_bytes(), own.one_sided_sync(), setup.pairing,

@@ -71,7 +71,7 @@ class NcclModule final : public PatternModule<PairPatterns> {
     comm_ = PairComm(setup.team);
     const int rank = comm_.rank();
     const std::optional<int> device = chosen_device(options_of<DeviceOptions>(options.module_options).device);
-    on_all_ranks(setup.team, [&] { gpu_ = open_gpu(setup.team, device); });
+    on_all_ranks(setup.team, [&] { gpu_ = open_gpu(setup.team, device, options.gpus_in_turn); });
     require_own_gpus("nccl", gather_all(comm_.get(), processor_name()), gather_all(comm_.get(), gpu_.pci_bus_id));
 
     ncclUniqueId id{};

@@ -126,6 +126,16 @@ void add_module_groups(CLI::App& app, const std::vector<CatalogEntry>& modules, 
   }
 }
 
+std::shared_ptr<ModuleOptions> default_module_options(const ModuleInfo& module) {
+  if (module.declare_options == nullptr) return nullptr;
+  CLI::App app;
+  std::shared_ptr<ModuleOptions> options = module.declare_options(*app.add_option_group(module.name));
+  std::vector<std::string> nothing;
+  app.parse(nothing);
+  options->finish();
+  return options;
+}
+
 void finish_module_groups(const CLI::App& app, const ModuleGroups& groups, RunOptions& o) {
   if (o.module_options != nullptr) {
     for (const CLI::Option* option : groups.own->get_options())

@@ -47,4 +47,8 @@ void add_module_groups(CLI::App& app, const std::vector<CatalogEntry>& modules, 
 // converted, the other modules' options given listed in o.foreign_options. UsageError, one line.
 void finish_module_groups(const CLI::App& app, const ModuleGroups& groups, RunOptions& o);
 
+// A module's options as an empty command line leaves them (null where it has none): a load module's
+// (--load-module), which is given none of its own.
+std::shared_ptr<ModuleOptions> default_module_options(const ModuleInfo& module);
+
 }  // namespace npgpu

@@ -69,6 +69,7 @@ struct RunOptions {
     std::uint64_t bytes = 0;  // 0: the default
   };
   std::optional<LoadText> load;
+  bool gpus_in_turn = false;  // under load: node-local ranks beyond the node's GPUs take them in turn
 };
 
 // What a module sees of the run (its host's last-level cache read here).

@@ -47,9 +47,9 @@ int node_local_rank(const Team& team) {
   return rank;
 }
 
-int choose_device(int local_rank, std::optional<int> requested, int device_count) {
+int choose_device(int local_rank, std::optional<int> requested, int device_count, bool in_turn) {
   if (device_count <= 0) throw UsageError("no CUDA GPU is visible on this node");
-  const int device = requested.value_or(local_rank);
+  const int device = requested.value_or(in_turn ? local_rank % device_count : local_rank);
   if (device < device_count) return device;
   const std::string count = std::to_string(device_count) + (device_count == 1 ? " GPU" : " GPUs");
   if (requested)

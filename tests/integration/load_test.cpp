@@ -38,6 +38,18 @@ TEST(UnderLoad, VictimsMeasureAloneThenUnderTheLoadIntoTwoRunsOfOneRecord) {
   EXPECT_TRUE(compared) << report.out;
 }
 
+// The command line's options are the measured module's (mpi's --buffers ...); a load module of
+// another kind takes its own defaults.
+TEST(UnderLoad, AnotherModuleMakesTheLoadWithItsOwnDefaults) {
+  TempDir dir;
+  const std::string record = dir.file("tcp-load.h5");
+  const CommandResult r = run_command(load_run(record, {"--load", "stream", "--load-ranks", "2,3", "--load-module", "tcp"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  H5File file(record);
+  EXPECT_EQ(file.text_attribute("/runs/0002/load", "module"), "tcp");
+  EXPECT_GT(file.number_attribute("/runs/0002/load", "moved_bytes"), 0) << "tcp moved the load under mpi's victims";
+}
+
 TEST(UnderLoad, BadLoadsAreRefusedInOneLineWithNothingWritten) {
   TempDir dir;
   const std::string record = dir.file("never.h5");

@@ -37,13 +37,20 @@ TEST(NodeLocalRank, IgnoresGarbage) {
 }
 
 TEST(ChooseDevice, LocalRankUnlessTold) {
-  EXPECT_EQ(choose_device(1, std::nullopt, 2), 1);
-  EXPECT_EQ(choose_device(1, 0, 2), 0);
+  EXPECT_EQ(choose_device(1, std::nullopt, 2, false), 1);
+  EXPECT_EQ(choose_device(1, 0, 2, false), 0);
+}
+
+TEST(ChooseDevice, UnderLoadRanksBeyondTheGpusTakeThemInTurn) {
+  EXPECT_EQ(choose_device(2, std::nullopt, 2, true), 0);
+  EXPECT_EQ(choose_device(3, std::nullopt, 2, true), 1);
+  EXPECT_EQ(choose_device(3, std::nullopt, 4, true), 3);
+  EXPECT_EQ(choose_device(3, 0, 2, true), 0);
 }
 
 std::string refusal(int local_rank, std::optional<int> requested, int count) {
   try {
-    choose_device(local_rank, requested, count);
+    choose_device(local_rank, requested, count, false);
   } catch (const UsageError& error) {
     return error.what();
   }
