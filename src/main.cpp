@@ -274,6 +274,7 @@ int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard) {
   const RunOptions::LoadText text = *command.options.load;
   command.options.load.reset();
   command.options.gpus_in_turn = true;
+  command.options.tail = true;
   LoadPlan load;
   std::optional<std::string> failure = on_every_rank(world, [&] {
     load = {parse_load_pattern(text.pattern), parse_rank_list(text.ranks, world.size()),

@@ -126,6 +126,9 @@ void write_columns(hid_t group, const Column<Row> (&table)[N], const std::vector
           } else {
             std::vector<Value> values;
             for (const Row& row : rows) values.push_back(value_of(row));
+            if constexpr (std::is_same_v<Value, double>)
+              if (column.kept == Kept::when_any && std::all_of(values.begin(), values.end(), [](double v) { return std::isnan(v); }))
+                return;
             if constexpr (std::is_same_v<Value, std::string>)
               strings(group, column.name, values, column.description);
             else
@@ -137,6 +140,9 @@ void write_columns(hid_t group, const Column<Row> (&table)[N], const std::vector
 
 constexpr const char* kTimeStatistic = "statistic of the one-way time per transfer over the trials";
 constexpr const char* kThroughputOfTime = "bytes_per_transfer divided by that time statistic";
+constexpr const char* kTail =
+    "99th percentile of the one-way time per transfer over single repetitions timed one by one (runs under load, "
+    "small pingpong sizes); NaN where not measured";
 
 // A curve's datasets over its sizes (the sizes measured again follow them).
 constexpr Column<SizeResult> kSizeColumns[] = {
@@ -168,6 +174,10 @@ constexpr Column<SizeResult> kSizeColumns[] = {
      [](const SizeResult& s) { return s.precision; }},
     {"wall_seconds", "s", "time this size took, warm-up and checks included",
      [](const SizeResult& s) { return s.wall_seconds; }},
+    {"tail_p99_seconds", "s", kTail, [](const SizeResult& s) { return s.tail_p99; }, Kept::when_any},
+    {"tail_messages", "1", "repetitions timed one by one for tail_p99_seconds; NaN where none were",
+     [](const SizeResult& s) { return s.tail_messages > 0 ? static_cast<double>(s.tail_messages) : std::nan(""); },
+     Kept::when_any},
 };
 
 // A cell of --pairs all as the matrix's columns see it: its measurement and the run's headline
@@ -192,6 +202,7 @@ constexpr Column<Cell> kCellColumns[] = {
      [](const Cell& c) { return c.measured() ? c.result->shape.transfers_per_rep : std::nan(""); }},
     {"trial_seconds", "s", "raw time of each trial of each cell, all repetitions; NaN past its trials",
      [](const Cell& c) -> Trials { return c.result->trial_seconds; }},
+    {"tail_p99_seconds", "s", kTail, [](const Cell& c) { return c.result->tail_p99; }, Kept::when_any},
 };
 
 constexpr Column<FlaggedLink> kFlaggedColumns[] = {

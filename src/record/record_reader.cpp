@@ -44,12 +44,13 @@ CurveData read_curve(const RecordFile& file, const std::string& path, const std:
   curve.trials = file.numbers(path + "/trials");
   curve.wall_seconds = file.numbers(path + "/wall_seconds");
   curve.trial_seconds = read_trials(file, path, curve.bytes.size());
+  curve.tail_p99 = file.numbers(path + "/tail_p99_seconds");
   // A size not finished when a run stopped may hold no time: the curve ends before it.
   std::size_t usable = std::min(curve.bytes.size(), curve.seconds.size());
   for (std::size_t i = 0; i < usable; ++i)
     if (!(curve.seconds[i] > 0)) usable = i;
   for (std::vector<double>* column : {&curve.bytes, &curve.bytes_per_transfer, &curve.seconds, &curve.seconds_min,
-                                      &curve.seconds_max, &curve.trials, &curve.wall_seconds})
+                                      &curve.seconds_max, &curve.trials, &curve.wall_seconds, &curve.tail_p99})
     if (column->size() > usable) column->resize(usable);
   if (curve.trial_seconds.size() > usable) curve.trial_seconds.resize(usable);
   // Records written before sizes were measured again have none: their breaks stand as found.
@@ -73,6 +74,7 @@ MatrixData read_matrix(const RecordFile& file, const std::string& path) {
   for (double c : file.numbers(path + "/cell_class")) matrix.cell_class.push_back(static_cast<int>(c));
   matrix.throughput = file.numbers(path + "/throughput");
   matrix.trial_seconds = read_trials(file, path, matrix.throughput.size());
+  matrix.tail_p99 = file.numbers(path + "/tail_p99_seconds");
   matrix.flag_below = file.number(path, "flag_below", 0.8);
   const std::vector<double> size_index = file.numbers(path + "/flagged/size_index"),
                             from = file.numbers(path + "/flagged/from_rank"), to = file.numbers(path + "/flagged/to_rank"),

@@ -70,6 +70,7 @@ struct RunOptions {
   };
   std::optional<LoadText> load;
   bool gpus_in_turn = false;  // under load: node-local ranks beyond the node's GPUs take them in turn
+  bool tail = false;          // under load: each small pingpong size's 99th percentile, message by message
 };
 
 // What a module sees of the run (its host's last-level cache read here).

@@ -23,7 +23,8 @@ RunStatus status_named(const std::string& name) {
 }
 namespace {
 
-constexpr std::size_t kHeader = 7;  // bytes, reps, transfers, bytes/transfer, wall, trials, alt trials
+// bytes, reps, transfers, bytes/transfer, wall, trials, alt trials, tail p99, tail messages
+constexpr std::size_t kHeader = 9;
 
 }  // namespace
 
@@ -46,6 +47,8 @@ std::vector<double> pack(const SizeResult& result, std::size_t max_trials) {
   packed[4] = result.wall_seconds;
   packed[5] = static_cast<double>(result.trial_seconds.size());
   packed[6] = static_cast<double>(result.trial_alt_seconds.size());
+  packed[7] = result.tail_p99;
+  packed[8] = static_cast<double>(result.tail_messages);
   for (std::size_t i = 0; i < result.trial_seconds.size(); ++i) packed[kHeader + i] = result.trial_seconds[i];
   for (std::size_t i = 0; i < result.trial_alt_seconds.size(); ++i)
     packed[kHeader + max_trials + i] = result.trial_alt_seconds[i];
@@ -60,6 +63,8 @@ SizeResult unpack(const double* packed, std::size_t max_trials) {
   result.wall_seconds = packed[4];
   const auto trials = static_cast<std::size_t>(packed[5]);
   const auto alt_trials = static_cast<std::size_t>(packed[6]);
+  result.tail_p99 = packed[7];
+  result.tail_messages = static_cast<std::uint64_t>(packed[8]);
   result.trial_seconds.assign(packed + kHeader, packed + kHeader + trials);
   result.trial_alt_seconds.assign(packed + kHeader + max_trials, packed + kHeader + max_trials + alt_trials);
   summarize_trials(result);

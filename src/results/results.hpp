@@ -1,6 +1,7 @@
 #pragma once
 // What a sweep produced: raw trials per size and their statistics, one curve per timing rank.
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ struct SizeResult {
   Summary time;                           // one-way time per transfer over the trials
   double precision = 0;                   // median_relative_error of the per-transfer times
   double wall_seconds = 0;                // what this size cost, warm-up included
+  // The tail (runs under load, small pingpong sizes): the 99th percentile of the one-way time per
+  // transfer over single repetitions timed one by one, and how many; NaN and 0 where not measured.
+  double tail_p99 = std::numeric_limits<double>::quiet_NaN();
+  std::uint64_t tail_messages = 0;
 
   double seconds_per_transfer(double trial_seconds) const {
     return trial_seconds / (static_cast<double>(reps) * shape.transfers_per_rep);

@@ -32,6 +32,9 @@ struct CurveData {
   std::vector<std::vector<double>> trial_seconds;  // each trial of each size, as time per transfer (as `seconds`)
   // Each size's trials measured again after the sweep around a break, the same way; empty for most
   std::vector<std::vector<double>> rechecked;
+  // Runs under load: each size's 99th percentile of the one-way time per transfer, message by
+  // message (tail_p99_seconds); NaN where not measured, empty in records without it
+  std::vector<double> tail_p99;
   LinkPeak link_peak;                      // 0 B/s: unknown
 
   double throughput(std::size_t i) const { return bytes_per_transfer[i] / seconds[i]; }
@@ -53,6 +56,7 @@ struct MatrixData {
   std::vector<int> cell_class;  // [from * ranks + to]
   std::vector<double> throughput;  // [size][from][to], B/s; NaN: not measured
   std::vector<std::vector<double>> trial_seconds;  // [size][from][to]: each trial as time per transfer
+  std::vector<double> tail_p99;  // [size][from][to], s, as a curve's; empty in records without it
   double flag_below = 0.8;
   std::vector<FlaggedLink> flagged;
   int ranks() const { return static_cast<int>(rank_host.size()); }

@@ -122,18 +122,38 @@ Team::CollectiveWait CollectiveSteps::expect_collective(std::uint64_t bytes, Pat
 
 double CollectiveSteps::timed_reps(const Group& group, std::uint64_t bytes, Pattern pattern, std::uint64_t reps,
                                    std::uint64_t window, TrialTiming* kept, const std::string& step, Damage damaged) {
+  return slowest_of_members(group, bytes, pattern, step, damaged, [&] {
+    const TrialTiming timing = module_.run({pattern, bytes, reps, window, clock_});
+    if (kept != nullptr) *kept = timing;
+    return timing.seconds / static_cast<double>(reps);
+  });
+}
+
+std::vector<double> CollectiveSteps::timed_one_by_one(const Group& group, std::uint64_t bytes, Pattern pattern,
+                                                      std::uint64_t count, std::uint64_t window, const std::string& step) {
+  std::vector<double> seconds;
+  slowest_of_members(group, bytes, pattern, step, Damage::fails_the_run, [&] {
+    for (std::uint64_t i = 0; i < count; ++i) seconds.push_back(module_.run({pattern, bytes, 1, window, clock_}).seconds);
+    return 0.0;
+  });
+  if (!contains(group.timers, team_.rank())) seconds.clear();
+  return seconds;
+}
+
+double CollectiveSteps::slowest_of_members(const Group& group, std::uint64_t bytes, Pattern pattern,
+                                           const std::string& step, Damage damaged,
+                                           const std::function<double()>& timed) {
   team_.barrier(expect_collective(bytes, pattern, "the barrier before a trial"));
-  TrialTiming timing;
+  double seconds_per_rep = 0;
   std::optional<std::string> damage;
   const bool member = contains(group.members, team_.rank());
   if (member) {
     guard_.expect(wait_bound(bytes), peers_text(group) + " in a trial" + during(bytes, pattern));
-    damage = damage_from([&] { timing = module_.run({pattern, bytes, reps, window, clock_}); });
+    damage = damage_from([&] { seconds_per_rep = timed(); });
     if (damaged == Damage::ignored) damage.reset();
   }
   const bool timer = contains(group.timers, team_.rank());
-  if (kept != nullptr && timer) *kept = timing;
-  const double mine = damage ? kDamaged : timer ? timing.seconds / static_cast<double>(reps) : 0.0;
+  const double mine = damage ? kDamaged : timer ? seconds_per_rep : 0.0;
   const RollCall::Polling polling = member ? RollCall::Polling::busy : RollCall::Polling::sleeping;
   const double slowest = team_.max(mine, expect_collective(bytes, pattern, "the step after a trial", polling));
   if (slowest == kDamaged) fail_together(damage, step, bytes, pattern);

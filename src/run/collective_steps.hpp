@@ -4,6 +4,7 @@
 // through the guard and says whom it waits for, by rank and host ("rank 1 (host b) in a trial:
 // module mpi, pattern pingpong, size 1 MiB"). Curves and matrices measure through these steps.
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -72,6 +73,12 @@ class CollectiveSteps {
   double timed_reps(const Group& group, std::uint64_t bytes, Pattern pattern, std::uint64_t reps, std::uint64_t window,
                     TrialTiming* kept, const std::string& step, Damage damaged = Damage::fails_the_run);
 
+  // The tail: `count` single repetitions on every member, each timed alone (a pair's own exchange
+  // keeps its ranks in step, so nothing collective parts them); on a timer, each repetition's seconds
+  // in order, empty elsewhere. Fails as timed_reps does.
+  std::vector<double> timed_one_by_one(const Group& group, std::uint64_t bytes, Pattern pattern, std::uint64_t count,
+                                       std::uint64_t window, const std::string& step);
+
   // --check: every byte of one message, outside the timing, then a collective step on what it found.
   void check_data(const Group& group, std::uint64_t bytes, Pattern pattern, std::uint64_t trial);
 
@@ -92,6 +99,10 @@ class CollectiveSteps {
   std::string others_text() const;
   std::string ranks_text(const std::vector<int>& ranks) const;
   std::string during(std::uint64_t bytes, Pattern pattern) const;
+  // `timed` on the members, which returns a timer's seconds per repetition; the slowest timer's on
+  // every rank, or every rank fails together where a member found damage.
+  double slowest_of_members(const Group& group, std::uint64_t bytes, Pattern pattern, const std::string& step,
+                            Damage damaged, const std::function<double()>& timed);
   [[noreturn]] void fail_together(const std::optional<std::string>& damage, const std::string& step,
                                   std::uint64_t bytes, Pattern pattern);
 

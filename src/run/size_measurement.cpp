@@ -16,6 +16,22 @@ constexpr int kMaxResizes = 2;
 constexpr std::uint64_t kResizeFactor = 16;    // a first trial this many times too short is sized again
 constexpr std::uint64_t kLongTrialFactor = 4;  // and one this many times too long
 
+// The tail (runs under load): at pingpong sizes up to 64 KiB, as GPCNeT times its 8 B latency,
+// 1000 single repetitions or as many as fit in 0.2 s; none where fewer than 100 fit, or where one
+// repetition lasts under 50 steps of the clock (its time would be the clock's, not the message's).
+constexpr std::uint64_t kTailLargestBytes = 64 * 1024;
+constexpr double kTailMessages = 1000;
+constexpr double kTailLeastMessages = 100;
+constexpr double kTailSeconds = 0.2;
+constexpr double kResolvedSteps = 50;
+
+// The nearest-rank 99th percentile.
+double percentile_99(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const auto rank = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(values.size())));
+  return values.at(std::max<std::size_t>(rank, 1) - 1);
+}
+
 }  // namespace
 
 void SizeMeasurement::start_sweep() {
@@ -103,7 +119,24 @@ SizeResult SizeMeasurement::measure(const Group& group, std::uint64_t bytes, Pat
       break;
     ++trial;
   }
+  if (options_.tail && pattern == Pattern::pingpong && bytes <= kTailLargestBytes)
+    measure_tail(group, result, window, seconds_per_rep);
   return result;
+}
+
+void SizeMeasurement::measure_tail(const Group& group, SizeResult& result, std::uint64_t window, double seconds_per_rep) {
+  if (clock_steps_ == kNone)  // collective, once: every rank decides alike on the coarsest clock
+    clock_steps_ = steps_.team().max(measure_resolution(steps_.clock()),
+                                     steps_.expect_collective(result.bytes, Pattern::pingpong, "the clock's resolution"));
+  const double messages = std::min(kTailMessages, std::floor(kTailSeconds / seconds_per_rep));
+  if (messages < kTailLeastMessages || seconds_per_rep < kResolvedSteps * clock_steps_) return;
+  const std::vector<double> seconds = steps_.timed_one_by_one(group, result.bytes, Pattern::pingpong,
+                                                              static_cast<std::uint64_t>(messages), window, "the tail");
+  if (seconds.empty()) return;
+  std::vector<double> per_transfer;
+  for (double one : seconds) per_transfer.push_back(one / result.shape.transfers_per_rep);
+  result.tail_p99 = percentile_99(per_transfer);
+  result.tail_messages = per_transfer.size();
 }
 
 }  // namespace npgpu

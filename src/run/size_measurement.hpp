@@ -31,11 +31,14 @@ class SizeMeasurement {
 
  private:
   static constexpr double kNone = std::numeric_limits<double>::infinity();
+  // Under load: single repetitions timed one by one after the trials, their 99th percentile kept.
+  void measure_tail(const Group& group, SizeResult& result, std::uint64_t window, double seconds_per_rep);
 
   CollectiveSteps& steps_;
   Module& module_;
   const RunOptions& options_;
   double shortest_round_trip_ = kNone;
+  double clock_steps_ = kNone;  // the coarsest resolution of the team's clocks, once the tail needs it
 };
 
 }  // namespace npgpu

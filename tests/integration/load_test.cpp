@@ -2,6 +2,8 @@
 // measuring, first alone and then under it; the record read back; the refusals.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "support/command.hpp"
@@ -29,6 +31,21 @@ TEST(UnderLoad, VictimsMeasureAloneThenUnderTheLoadIntoTwoRunsOfOneRecord) {
   }
   EXPECT_GT(file.number_attribute("/runs/0002/load", "moved_bytes"), 0) << "the load moved while the victims measured";
   EXPECT_GT(file.number_attribute("/runs/0002/load", "moved_seconds"), 0);
+  // The tail: small pingpong sizes timed message by message too, alone and under the load.
+  for (const std::string run : {"/runs/0001/curves/rank0/", "/runs/0002/curves/rank0/"}) {
+    const std::vector<double> tail = file.doubles(run + "tail_p99_seconds"), fastest = file.doubles(run + "time_min"),
+                              messages = file.doubles(run + "tail_messages");
+    ASSERT_EQ(tail.size(), fastest.size()) << run;
+    std::size_t measured = 0;
+    for (std::size_t i = 0; i < tail.size(); ++i) {
+      if (std::isnan(tail[i])) continue;
+      ++measured;
+      EXPECT_GE(tail[i], fastest[i]) << run << " size " << i << ": a message's 99th percentile under the fastest trial's mean";
+      EXPECT_GE(messages[i], 100) << run;
+      EXPECT_LE(messages[i], 1000) << run;
+    }
+    EXPECT_GT(measured, 0u) << run << ": no size had its tail measured";
+  }
 
   const CommandResult report = npgpu({"report", "--json", record});
   ASSERT_EQ(report.exit_code, 0) << report.err;
