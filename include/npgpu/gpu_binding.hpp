@@ -16,7 +16,10 @@ namespace npgpu {
 // (PBS on Polaris-like machines), Slurm, in that order. `lookup` is getenv in production.
 std::optional<int> node_local_rank_from(const std::function<const char*(const char*)>& lookup);
 
-// From the environment, else from MPI_Comm_split_type (collective in that case on every rank).
+// This rank among the team's ranks on its host (MPI_Comm_split_type; collective on every rank).
+int rank_on_host(const Team& team);
+
+// From the environment, else rank_on_host (collective in that case on every rank).
 int node_local_rank(const Team& team);
 
 // --device when given, else the node-local rank; UsageError when that GPU does not exist. With

@@ -39,6 +39,10 @@ std::optional<int> node_local_rank_from(const std::function<const char*(const ch
 
 int node_local_rank(const Team& team) {
   if (const std::optional<int> rank = node_local_rank_from(std::getenv)) return *rank;
+  return rank_on_host(team);
+}
+
+int rank_on_host(const Team& team) {
   MPI_Comm local;
   MPI_Comm_split_type(team.comm(), MPI_COMM_TYPE_SHARED, team.rank(), MPI_INFO_NULL, &local);
   int rank = 0;

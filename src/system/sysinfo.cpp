@@ -111,25 +111,16 @@ std::string mpi_library() {
   return text;
 }
 
-// Whether this rank is the team's first on its host. Not the launcher's node-local rank, which counts
-// every rank of the launch: a run under load measures with some of them.
-bool first_of_team_on_host(const Team& team) {
-  MPI_Comm local;
-  MPI_Comm_split_type(team.comm(), MPI_COMM_TYPE_SHARED, team.rank(), MPI_INFO_NULL, &local);
-  int rank = 0;
-  MPI_Comm_rank(local, &rank);
-  MPI_Comm_free(&local);
-  return rank == 0;
-}
-
 }  // namespace
 
 SystemInfo collect_system_info(const Team& team, const std::vector<std::pair<std::string, std::string>>& module_facts,
                                const SystemProbes& probes) {
   const RankPlacement mine{host_name(), my_cpus(), module_facts, node_local_rank(team)};
-  // The first rank of each host speaks for the host: hwloc and CUDA are asked once per machine.
+  // The team's first rank on each host speaks for the host: hwloc and CUDA are asked once per machine.
+  // Not the launcher's node-local rank 0, which counts every rank of the launch: a run under load
+  // measures with some of them.
   const std::optional<HostFacts> host =
-      first_of_team_on_host(team) ? std::optional<HostFacts>(this_host(mine.host, probes)) : std::nullopt;
+      rank_on_host(team) == 0 ? std::optional<HostFacts>(this_host(mine.host, probes)) : std::nullopt;
   const std::vector<std::string> reports =
       team.gather(rank_report(mine, host ? &*host : nullptr).dump());
 
