@@ -21,6 +21,7 @@
 #include "npgpu/errors.hpp"
 #include "record/hdf5_record.hpp"
 #include "system/info_text.hpp"
+#include "system/sysinfo.hpp"
 #include "run/nvtx.hpp"
 #include "run/after_run.hpp"
 #include "record/record_writer.hpp"
@@ -217,6 +218,7 @@ void save_failed(RunRecord& record, RecordWriter& writer, std::mutex& lock, cons
 // end, before it is written, what the load moved.
 struct UnderLoad {
   LoadPlan load;
+  std::vector<std::string> hosts;  // every rank's, by rank of the whole run
   bool loaded = false;
   LoadSignals* signals = nullptr;  // the victims' first rank: stops the load
 };
@@ -291,17 +293,19 @@ int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard) {
       command.options.output = default_output_path(command.options.module, utc_now("%Y%m%d-%H%M%S"));
   });
   if (failure) return fail(world, *failure, kExitUsage);
+  // Every rank's host, load ranks' too: the victims' record says what they share with the load.
+  const std::vector<std::string> hosts = all_gather(world.comm(), mpi_host_name());
   const bool makes_load = std::binary_search(load.ranks.begin(), load.ranks.end(), world.rank());
   MPI_Comm comm;
   MPI_Comm_split(world.comm(), makes_load ? 1 : 0, world.rank(), &comm);
   const Team team(comm);
   LoadSignals signals(world.comm(), load.ranks.front(), victims_of(load, world.size()).front());
   if (makes_load) return load_side(command.options, load, team, signals);
-  const UnderLoad isolated{load, false, nullptr};
+  const UnderLoad isolated{load, hosts, false, nullptr};
   if (const int code = measure(command, team, guard, &isolated); code != 0) return code;
   if (team.is_root()) signals.start();
   team.barrier();
-  const UnderLoad loaded{load, true, &signals};
+  const UnderLoad loaded{load, hosts, true, &signals};
   return measure(std::move(command), team, guard, &loaded);
 }
 
@@ -385,7 +389,7 @@ int measure(ParsedCommand command, const Team& team, RunGuard& guard, const Unde
     throw;
   }
   if (under_load != nullptr && team.is_root()) {
-    record.load = LoadFacts{under_load->load, under_load->loaded, {}};
+    record.load = LoadFacts{under_load->load, under_load->loaded, {}, under_load->hosts};
     if (under_load->loaded) record.load->moved = under_load->signals->stop();
   }
   if (!team.is_root()) return 0;

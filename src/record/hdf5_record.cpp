@@ -382,6 +382,9 @@ void write_load(hid_t run, const LoadFacts& load) {
   attribute(g, "victims", listed(victims_of(load.plan, load.plan.run_ranks)));
   attribute(g, "module", load.plan.module);
   attribute(g, "bytes", static_cast<std::int64_t>(load.plan.bytes));
+  std::string hosts;
+  for (const std::string& host : load.hosts) hosts += (hosts.empty() ? "" : ",") + host;
+  attribute(g, "hosts", hosts);
   attribute(g, "role", std::string(load.loaded ? "loaded: measured while the load ran" : "isolated: measured with the load idle"));
   if (!load.loaded) return;
   attribute(g, "moved_bytes", load.moved.bytes);

@@ -41,16 +41,16 @@ CurveData read_curve(const RecordFile& file, const std::string& path, const std:
   curve.seconds = file.numbers(path + "/time_" + headline);
   curve.seconds_min = file.numbers(path + "/time_min");
   curve.seconds_max = file.numbers(path + "/time_max");
+  curve.tail_p99_seconds = file.numbers(path + "/tail_p99_seconds");
   curve.trials = file.numbers(path + "/trials");
   curve.wall_seconds = file.numbers(path + "/wall_seconds");
   curve.trial_seconds = read_trials(file, path, curve.bytes.size());
-  curve.tail_p99 = file.numbers(path + "/tail_p99_seconds");
   // A size not finished when a run stopped may hold no time: the curve ends before it.
   std::size_t usable = std::min(curve.bytes.size(), curve.seconds.size());
   for (std::size_t i = 0; i < usable; ++i)
     if (!(curve.seconds[i] > 0)) usable = i;
   for (std::vector<double>* column : {&curve.bytes, &curve.bytes_per_transfer, &curve.seconds, &curve.seconds_min,
-                                      &curve.seconds_max, &curve.trials, &curve.wall_seconds, &curve.tail_p99})
+                                      &curve.seconds_max, &curve.tail_p99_seconds, &curve.trials, &curve.wall_seconds})
     if (column->size() > usable) column->resize(usable);
   if (curve.trial_seconds.size() > usable) curve.trial_seconds.resize(usable);
   // Records written before sizes were measured again have none: their breaks stand as found.
@@ -74,7 +74,7 @@ MatrixData read_matrix(const RecordFile& file, const std::string& path) {
   for (double c : file.numbers(path + "/cell_class")) matrix.cell_class.push_back(static_cast<int>(c));
   matrix.throughput = file.numbers(path + "/throughput");
   matrix.trial_seconds = read_trials(file, path, matrix.throughput.size());
-  matrix.tail_p99 = file.numbers(path + "/tail_p99_seconds");
+  matrix.tail_p99_seconds = file.numbers(path + "/tail_p99_seconds");
   matrix.flag_below = file.number(path, "flag_below", 0.8);
   const std::vector<double> size_index = file.numbers(path + "/flagged/size_index"),
                             from = file.numbers(path + "/flagged/from_rank"), to = file.numbers(path + "/flagged/to_rank"),
@@ -100,6 +100,23 @@ std::vector<ExpectationOutcome> read_expectations(const RecordFile& file, const 
   return outcomes;
 }
 
+// "a,b,c" -> {"a", "b", "c"}; "" -> none.
+std::vector<std::string> words_listed(const std::string& text) {
+  std::vector<std::string> words;
+  for (std::size_t at = 0; !text.empty() && at <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    words.push_back(text.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return words;
+}
+
+std::vector<int> ranks_listed(const std::string& text) {
+  std::vector<int> ranks;
+  for (const std::string& word : words_listed(text)) ranks.push_back(std::stoi(word));
+  return ranks;
+}
+
 RunData read_run(const RecordFile& file, const std::string& spec_file, const std::string& group) {
   RunData run;
   run.file = spec_file;
@@ -120,9 +137,17 @@ RunData read_run(const RecordFile& file, const std::string& spec_file, const std
                 : run.pairs.starts_with("all")    ? PairingMode::all
                                                   : PairingMode::one_pair;
   run.sampled = run.pairing == PairingMode::all && run.pairs != "all";
-  if (file.has(group + "/load")) {
-    const std::string role = file.text(group + "/load", "role");
+  if (const std::string load = group + "/load"; file.has(load)) {
+    const std::string role = file.text(load, "role");
     run.load = role.substr(0, role.find(':'));
+    run.load_facts = LoadData{file.text(load, "pattern"),
+                              file.text(load, "module"),
+                              ranks_listed(file.text(load, "ranks")),
+                              ranks_listed(file.text(load, "victims")),
+                              words_listed(file.text(load, "hosts")),
+                              file.number(load, "bytes"),
+                              file.number(load, "moved_bytes"),
+                              file.number(load, "moved_seconds")};
   }
   run.rank_host = file.texts(group + "/system/rank_host");
   run.mpi_parameters = file.texts(group + "/system/mpi_parameters");

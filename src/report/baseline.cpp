@@ -151,14 +151,14 @@ SizeFigure figure_of_records(double bytes, const std::vector<double>& rates) {
 }
 
 std::vector<Shortfall> curve_shortfalls(const std::string& run, const PathFigures& measured,
-                                        const PathFigures& reference) {
+                                        const PathFigures& reference, std::size_t in_a_row) {
   const std::vector<Matched> sizes = matched_sizes(measured, reference);
   std::vector<double> log_ratios;
   for (const Matched& size : sizes) log_ratios.push_back(size.log_ratio);
   const double scatter = scatter_along(log_ratios);
   std::vector<Shortfall> shortfalls, row;
   const auto end_row = [&] {
-    if (row.size() >= kSizesInARow) shortfalls.insert(shortfalls.end(), row.begin(), row.end());
+    if (row.size() >= in_a_row) shortfalls.insert(shortfalls.end(), row.begin(), row.end());
     row.clear();
   };
   for (const Matched& size : sizes) {

@@ -56,8 +56,10 @@ inline constexpr double kNoiseWidths = 3;
 inline constexpr std::size_t kSizesInARow = 9;
 
 // The sizes of a curve that fall short of the same sizes of its reference.
+// `in_a_row`: a run under load judges its few sizes (--sizes 8) against its own isolated run, each
+// one alone where the curve has fewer sizes than a row.
 std::vector<Shortfall> curve_shortfalls(const std::string& run, const PathFigures& measured,
-                                        const PathFigures& reference);
+                                        const PathFigures& reference, std::size_t in_a_row = kSizesInARow);
 // The cells of a matrix that fall short of theirs, size by size; `reference` index for index with
 // `measured`. A cell counts only beside another short cell of one of its hosts at that size (its
 // reverse, or another link of that host): noise seldom strikes two links of one host in one launch,

@@ -45,48 +45,6 @@ std::string link_of(const CurveData& curve) {
   return curve.within_one_host() ? "one host" : "two hosts";
 }
 
-PathFigures curve_figures(const CurveData& curve) {
-  PathFigures path{curve.name, {curve.host}, {curve.rank}, {}};
-  if (!curve.peer_host.empty()) {
-    path.hosts.push_back(curve.peer_host);
-    path.ranks.push_back(curve.peer);
-  }
-  for (std::size_t i = 0; i < curve.bytes.size() && i < curve.trial_seconds.size(); ++i) {
-    std::vector<double> rates;
-    for (double t : curve.trial_seconds[i]) rates.push_back(curve.bytes_per_transfer[i] / t);
-    path.sizes.push_back(figure_of_trials(curve.bytes[i], rates));
-  }
-  return path;
-}
-
-// A matrix's measured cells, with the class of path each crosses.
-struct Cell {
-  PathFigures figures;
-  std::string link;
-};
-
-std::vector<Cell> matrix_cells(const MatrixData& m) {
-  std::vector<Cell> cells;
-  const int n = m.ranks();
-  const std::size_t per_size = static_cast<std::size_t>(n) * n;
-  if (m.trial_seconds.size() != m.bytes.size() * per_size) return cells;
-  for (int from = 0; from < n; ++from)
-    for (int to = 0; to < n; ++to) {
-      const int cls = m.cell_class[from * n + to];
-      if (cls < 0 || cls >= static_cast<int>(m.classes.size())) continue;
-      Cell cell{{"rank " + std::to_string(from) + " -> rank " + std::to_string(to),
-                 {m.rank_host[from], m.rank_host[to]}, {from, to}, {}},
-                m.classes[cls]};
-      for (std::size_t s = 0; s < m.bytes.size(); ++s) {
-        std::vector<double> rates;
-        for (double t : m.trial_seconds[s * per_size + from * n + to]) rates.push_back(m.bytes[s] / t);
-        if (!rates.empty()) cell.figures.sizes.push_back(figure_of_trials(m.bytes[s], rates));
-      }
-      cells.push_back(std::move(cell));
-    }
-  return cells;
-}
-
 PathFigures fleet_figures(const FleetPath& p) {
   PathFigures path{p.label, {}, {}, {}};
   for (std::size_t i = 0; i < p.bytes.size(); ++i)
@@ -134,8 +92,8 @@ void judge_against_run(const RunData& run, const RunData& ref, BaselineRun& entr
       }
   if (!run.matrix || !ref.matrix || run.matrix->rank_host != ref.matrix->rank_host) return;
   std::vector<PathFigures> measured, reference;
-  for (Cell& cell : matrix_cells(*run.matrix)) measured.push_back(std::move(cell.figures));
-  for (Cell& cell : matrix_cells(*ref.matrix)) reference.push_back(std::move(cell.figures));
+  for (MatrixCell& cell : matrix_cells(*run.matrix)) measured.push_back(std::move(cell.figures));
+  for (MatrixCell& cell : matrix_cells(*ref.matrix)) reference.push_back(std::move(cell.figures));
   for (Shortfall& s : cell_shortfalls(entry.run, measured, reference)) report.shortfalls.push_back(std::move(s));
   compared.insert(compared.end(), measured.begin(), measured.end());
 }
@@ -167,7 +125,7 @@ void judge_against_fleet(const RunData& run, const FleetReference& fleet, const 
     }
   if (!run.matrix) return;
   std::vector<PathFigures> measured, reference;
-  for (Cell& cell : matrix_cells(*run.matrix))
+  for (MatrixCell& cell : matrix_cells(*run.matrix))
     if (const FleetPath* path = path_over(cell.link)) {
       measured.push_back(std::move(cell.figures));
       reference.push_back(fleet_figures(*path));
@@ -177,6 +135,42 @@ void judge_against_fleet(const RunData& run, const FleetReference& fleet, const 
 }
 
 }  // namespace
+
+PathFigures curve_figures(const CurveData& curve) {
+  PathFigures path{curve.name, {curve.host}, {curve.rank}, {}};
+  if (!curve.peer_host.empty()) {
+    path.hosts.push_back(curve.peer_host);
+    path.ranks.push_back(curve.peer);
+  }
+  for (std::size_t i = 0; i < curve.bytes.size() && i < curve.trial_seconds.size(); ++i) {
+    std::vector<double> rates;
+    for (double t : curve.trial_seconds[i]) rates.push_back(curve.bytes_per_transfer[i] / t);
+    path.sizes.push_back(figure_of_trials(curve.bytes[i], rates));
+  }
+  return path;
+}
+
+std::vector<MatrixCell> matrix_cells(const MatrixData& m) {
+  std::vector<MatrixCell> cells;
+  const int n = m.ranks();
+  const std::size_t per_size = static_cast<std::size_t>(n) * n;
+  if (m.trial_seconds.size() != m.bytes.size() * per_size) return cells;
+  for (int from = 0; from < n; ++from)
+    for (int to = 0; to < n; ++to) {
+      const int cls = m.cell_class[from * n + to];
+      if (cls < 0 || cls >= static_cast<int>(m.classes.size())) continue;
+      MatrixCell cell{{"rank " + std::to_string(from) + " -> rank " + std::to_string(to),
+                 {m.rank_host[from], m.rank_host[to]}, {from, to}, {}},
+                m.classes[cls]};
+      for (std::size_t s = 0; s < m.bytes.size(); ++s) {
+        std::vector<double> rates;
+        for (double t : m.trial_seconds[s * per_size + from * n + to]) rates.push_back(m.bytes[s] / t);
+        if (!rates.empty()) cell.figures.sizes.push_back(figure_of_trials(m.bytes[s], rates));
+      }
+      cells.push_back(std::move(cell));
+    }
+  return cells;
+}
 
 BaselineReport judge_against(const std::vector<RunData>& runs, const Reference& reference) {
   BaselineReport report;
@@ -232,7 +226,7 @@ FleetReference fold_fleet(const std::vector<RunData>& runs, std::vector<std::str
     };
     for (const CurveData& curve : run.curves) add(link_of(curve), curve_figures(curve));
     if (run.matrix)
-      for (const Cell& cell : matrix_cells(*run.matrix)) add(cell.link, cell.figures);
+      for (const MatrixCell& cell : matrix_cells(*run.matrix)) add(cell.link, cell.figures);
   }
   if (fleet.records.empty()) throw UsageError("no complete run among the records: nothing to fold");
   if (methods.size() > 1)

@@ -38,6 +38,16 @@ struct BaselineReport {
   std::vector<Shortfall> shortfalls;
 };
 
+// A curve's figures at each size, from its trials.
+PathFigures curve_figures(const CurveData& curve);
+
+// A matrix's measured cells ("rank 0 -> rank 1"), with the class of path each crosses.
+struct MatrixCell {
+  PathFigures figures;
+  std::string link;
+};
+std::vector<MatrixCell> matrix_cells(const MatrixData& m);
+
 // Each run judged against its reference. UsageError, one line, where a run has none: no run or
 // path like it, another way of measuring, another machine kind, other hosts (a run reference).
 BaselineReport judge_against(const std::vector<RunData>& runs, const Reference& reference);

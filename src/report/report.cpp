@@ -222,6 +222,7 @@ Report make_report(const std::vector<RunData>& runs, const std::optional<LinkPea
     if (step.far_below)
       report.findings.push_back({"layer_far_below", {step.upper_run, step.lower_run}, step.share, describe_far_below(step)});
   report.comparisons = compare_files(runs, report.runs);
+  report.load = load_impacts(runs);
   return report;
 }
 

@@ -15,6 +15,7 @@
 #include "results/results.hpp"
 #include "report/host_groups.hpp"
 #include "report/layers.hpp"
+#include "report/load_impact.hpp"
 #include "results/run_data.hpp"
 
 namespace npgpu {
@@ -72,6 +73,7 @@ struct Report {
   std::vector<Finding> findings;
   std::vector<Comparison> comparisons;
   std::vector<LayerStep> layers;  // each module against the one under it between the same ends
+  std::vector<LoadImpact> load;   // each run under load against its isolated twin
 };
 
 // `link` (from --link) judges curves whose record has no peak of its own; `words` says what a

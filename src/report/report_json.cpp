@@ -164,6 +164,30 @@ nlohmann::json report_json(const Report& report) {
                              {"far_below", s.far_below},
                              {"cause", s.far_below ? json(s.cause) : json()},
                              {"text", describe_layer_step(s)}});
+  out["load"] = json::array();
+  for (const LoadImpact& l : report.load) {
+    json victims = json::array();
+    for (const VictimImpact& v : l.victims) {
+      json sizes = json::array();
+      for (const ImpactAtSize& s : v.sizes)
+        sizes.push_back({{"bytes", s.bytes},
+                         {"isolated_s", number(s.isolated_s)},
+                         {"loaded_s", number(s.loaded_s)},
+                         {"impact", number(s.impact)},
+                         {"impact_p99", number(s.impact_p99)},
+                         {"beyond_noise", s.beyond_noise}});
+      victims.push_back({{"path", v.path}, {"ranks", v.ranks}, {"hosts", v.hosts}, {"shares", v.shares}, {"sizes", sizes}});
+    }
+    out["load"].push_back({{"isolated_run", l.isolated_run},
+                           {"loaded_run", l.loaded_run},
+                           {"pattern", l.pattern},
+                           {"load_ranks", l.load_ranks},
+                           {"load_module", l.load_module},
+                           {"load_bytes", l.load_bytes},
+                           {"load_rate_B_per_s", number(l.load_rate)},
+                           {"victims", victims},
+                           {"lines", l.lines}});
+  }
   return out;
 }
 

@@ -82,6 +82,13 @@ std::string report_text(const Report& report) {
       out += "  " + finding.text + " [" + finding.runs.front() + " against " + finding.runs.back() + "]\n";
     out += "\n";
   }
+  for (const LoadImpact& load : report.load) {
+    out += "Under load (" + load.pattern + " by ranks";
+    for (int rank : load.load_ranks) out += (rank == load.load_ranks.front() ? " " : ",") + std::to_string(rank);
+    out += ", " + load.loaded_run + " against " + load.isolated_run + "):\n";
+    for (const std::string& line : load.lines) out += "  " + line + "\n";
+    out += "\n";
+  }
   if (!report.layers.empty()) {
     out += "Layers of one path (each module against the one under it, between the same ends):\n";
     for (const LayerStep& step : report.layers)

@@ -40,6 +40,7 @@ struct LoadFacts {
   LoadPlan plan;
   bool loaded = false;
   LoadResult moved;
+  std::vector<std::string> hosts;  // every rank's host, by rank of the whole run: what the load shares
 };
 
 // "stream", "bidir", "incast", "alltoall"; UsageError naming the allowed ones.

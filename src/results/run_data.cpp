@@ -23,7 +23,7 @@ CurveData curve_data(const Curve& curve, Headline headline) {
     data.seconds_max.push_back(size.time.max);
     data.trials.push_back(static_cast<double>(size.trial_seconds.size()));
     data.wall_seconds.push_back(size.wall_seconds);
-    data.tail_p99.push_back(size.tail_p99);
+    data.tail_p99_seconds.push_back(size.tail_p99);
     std::vector<double>& per_transfer = data.trial_seconds.emplace_back();
     for (double trial : size.trial_seconds) per_transfer.push_back(size.seconds_per_transfer(trial));
     divisors.push_back(static_cast<double>(size.reps) * size.shape.transfers_per_rep);

@@ -27,14 +27,12 @@ struct CurveData {
   std::vector<double> bytes_per_transfer;  // what one transfer counts (bidir: both directions)
   std::vector<double> seconds;             // headline one-way time per transfer
   std::vector<double> seconds_min, seconds_max;
+  std::vector<double> tail_p99_seconds;    // one-way time per transfer at the 99th percentile; NaN or absent: not measured
   std::vector<double> trials;              // trials kept at each size
   std::vector<double> wall_seconds;        // what each size took, warm-up and checks included
   std::vector<std::vector<double>> trial_seconds;  // each trial of each size, as time per transfer (as `seconds`)
   // Each size's trials measured again after the sweep around a break, the same way; empty for most
   std::vector<std::vector<double>> rechecked;
-  // Runs under load: each size's 99th percentile of the one-way time per transfer, message by
-  // message (tail_p99_seconds); NaN where not measured, empty in records without it
-  std::vector<double> tail_p99;
   LinkPeak link_peak;                      // 0 B/s: unknown
 
   double throughput(std::size_t i) const { return bytes_per_transfer[i] / seconds[i]; }
@@ -56,10 +54,20 @@ struct MatrixData {
   std::vector<int> cell_class;  // [from * ranks + to]
   std::vector<double> throughput;  // [size][from][to], B/s; NaN: not measured
   std::vector<std::vector<double>> trial_seconds;  // [size][from][to]: each trial as time per transfer
-  std::vector<double> tail_p99;  // [size][from][to], s, as a curve's; empty in records without it
+  std::vector<double> tail_p99_seconds;  // [size][from][to], as the curves'; empty: not measured
   double flag_below = 0.8;
   std::vector<FlaggedLink> flagged;
   int ranks() const { return static_cast<int>(rank_host.size()); }
+};
+
+// --load as the victims' record keeps it (docs/hdf5-schema.md, /runs/N/load).
+struct LoadData {
+  std::string pattern, module;
+  std::vector<int> ranks;    // the load ranks, of the whole run
+  std::vector<int> victims;  // the whole run's rank of each victim, by the victims' own rank
+  std::vector<std::string> hosts;  // every rank's host, by rank of the whole run; empty in older records
+  double bytes = 0;                // each load message
+  double moved_bytes = 0, moved_seconds = 0;  // the loaded run's: what the load moved meanwhile
 };
 
 struct RunData {
@@ -71,6 +79,7 @@ struct RunData {
   RunStatus status = RunStatus::complete;
   std::string concurrency;
   std::string load;   // --load: "isolated" (the victims alone) or "loaded" (under the load); "" otherwise
+  std::optional<LoadData> load_facts;
   std::string pairs;  // as the record says it: "0:1", "halves", "all, sampled 3 of 7 partners (seed 42)"; "" per rank
   PairingMode pairing = PairingMode::one_pair;  // of a pair module
   bool sampled = false;                         // all: each rank saw a drawn few of its partners

@@ -81,14 +81,14 @@ std::uint64_t last_level_cache_bytes() {
   return bytes > 0 ? bytes : 32ull << 20;  // unknown: assume a common server L3
 }
 
-namespace {
-
-std::string host_name() {
+std::string mpi_host_name() {
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   int length = 0;
   MPI_Get_processor_name(host, &length);
   return std::string(host, static_cast<std::size_t>(length));
 }
+
+namespace {
 
 HostFacts this_host(const std::string& name, const SystemProbes& probes) {
   HostFacts host;
@@ -115,7 +115,7 @@ std::string mpi_library() {
 
 SystemInfo collect_system_info(const Team& team, const std::vector<std::pair<std::string, std::string>>& module_facts,
                                const SystemProbes& probes) {
-  const RankPlacement mine{host_name(), my_cpus(), module_facts, node_local_rank(team)};
+  const RankPlacement mine{mpi_host_name(), my_cpus(), module_facts, node_local_rank(team)};
   // The team's first rank on each host speaks for the host: hwloc and CUDA are asked once per machine.
   // Not the launcher's node-local rank 0, which counts every rank of the launch: a run under load
   // measures with some of them.

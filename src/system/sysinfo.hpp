@@ -46,6 +46,8 @@ struct SystemInfo {
 SystemInfo collect_system_info(const Team& team, const std::vector<std::pair<std::string, std::string>>& module_facts,
                                const SystemProbes& probes);
 
+// This rank's host, as MPI names it (the name every record uses).
+std::string mpi_host_name();
 // The host a rank ran on (on rank 0).
 const HostFacts& host_of(const SystemInfo& info, int rank);
 // The GPU a rank takes unless told otherwise (its node-local rank's, as the GPU modules choose),

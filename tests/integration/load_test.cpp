@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -65,6 +66,40 @@ TEST(UnderLoad, AnotherModuleMakesTheLoadWithItsOwnDefaults) {
   H5File file(record);
   EXPECT_EQ(file.text_attribute("/runs/0002/load", "module"), "tcp");
   EXPECT_GT(file.number_attribute("/runs/0002/load", "moved_bytes"), 0) << "tcp moved the load under mpi's victims";
+}
+
+// --pairs all among the victims (world ranks 1 and 3): the report's `load` answers per cell and size.
+TEST(UnderLoad, TheReportGivesEachVictimCellItsImpactAndWhatItSharesWithTheLoad) {
+  TempDir dir;
+  const std::string record = dir.file("load.h5");
+  const CommandResult r = run_command(joined(
+      joined(mpirun_npgpu(4), {"--module", "mpi", "-o", record, "--pairs", "all", "--sizes", "8,64K"}),
+      {"--trial-time", "0.002", "--max-trials", "5", "--load", "stream", "--load-ranks", "0,2", "--load-size", "1M"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const CommandResult report = npgpu({"report", "--json", record});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const nlohmann::json load = nlohmann::json::parse(report.out)["load"];
+  ASSERT_EQ(load.size(), 1u) << report.out;
+  EXPECT_EQ(load[0]["isolated_run"], record + ":/runs/0001");
+  EXPECT_EQ(load[0]["loaded_run"], record + ":/runs/0002");
+  EXPECT_EQ(load[0]["load_ranks"], (std::vector<int>{0, 2}));
+  EXPECT_GT(load[0]["load_rate_B_per_s"].get<double>(), 0);
+  std::set<std::vector<int>> cells;
+  for (const nlohmann::json& victim : load[0]["victims"]) {
+    cells.insert(victim["ranks"].get<std::vector<int>>());
+    // One host: every victim shares it with the load.
+    EXPECT_EQ(victim["shares"], (std::vector<std::string>{"host"})) << victim;
+    ASSERT_FALSE(victim["sizes"].empty()) << victim;
+    for (const nlohmann::json& size : victim["sizes"]) {
+      EXPECT_GT(size["impact"].get<double>(), 0) << size;
+      EXPECT_NEAR(size["impact"].get<double>(), size["loaded_s"].get<double>() / size["isolated_s"].get<double>(), 1e-9);
+      EXPECT_TRUE(size["beyond_noise"].is_boolean()) << size;
+    }
+  }
+  EXPECT_EQ(cells, (std::set<std::vector<int>>{{1, 3}, {3, 1}})) << "the victims named by their ranks in the launch";
+  ASSERT_EQ(load[0]["lines"].size(), 1u);
+  const CommandResult text = npgpu({"report", record});
+  EXPECT_NE(text.out.find(load[0]["lines"][0].get<std::string>()), std::string::npos) << text.out;
 }
 
 TEST(UnderLoad, BadLoadsAreRefusedInOneLineWithNothingWritten) {

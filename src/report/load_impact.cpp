@@ -1,0 +1,261 @@
+#include "report/load_impact.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "npgpu/sizes.hpp"
+#include "report/baseline_report.hpp"
+#include "report/report.hpp"
+#include "results/statistics.hpp"
+
+namespace npgpu {
+namespace {
+
+std::string run_name(const RunData& run) { return run.file + ":" + run.group; }
+
+std::string size_text(double bytes) { return format_bytes(static_cast<std::uint64_t>(bytes)); }
+
+std::string factor_text(double factor) {
+  char text[32];
+  std::snprintf(text, sizeof text, factor < 10 ? "x%.2f" : factor < 100 ? "x%.1f" : "x%.0f", factor);
+  return text;
+}
+
+double ratio_or_nan(double loaded, double isolated) {
+  return std::isfinite(loaded) && std::isfinite(isolated) && isolated > 0 ? loaded / isolated : std::nan("");
+}
+
+bool has_host(const std::vector<std::string>& hosts, const std::string& host) {
+  return std::find(hosts.begin(), hosts.end(), host) != hosts.end();
+}
+
+// The group of `split` a host is in; groups.size() where none.
+std::size_t group_of(const HostSplit& split, const std::string& host) {
+  for (std::size_t g = 0; g < split.groups.size(); ++g)
+    if (has_host(split.groups[g], host)) return g;
+  return split.groups.size();
+}
+
+std::string groups_text(const HostSplit& split) {
+  std::string text;
+  for (const std::vector<std::string>& group : split.groups) {
+    std::string hosts;
+    for (const std::string& host : group) hosts += (hosts.empty() ? "" : ", ") + host;
+    text += (text.empty() ? "{" : " | {") + hosts + "}";
+  }
+  return text;
+}
+
+// A run's time at one size of a path: the median of its trials, and its tail where measured.
+void add_times(PathTimes& times, const std::vector<double>& trials, double p99) {
+  times.median_s.push_back(trials.empty() ? std::nan("") : median_of(trials));
+  times.p99_s.push_back(p99 > 0 ? p99 : std::nan(""));
+}
+
+std::string path_name(const std::vector<int>& ranks) {
+  std::string name;
+  for (int rank : ranks) name += (name.empty() ? "rank " : " -> rank ") + std::to_string(rank);
+  return name;
+}
+
+// The whole run's rank of a victim's own rank.
+int world_rank(const LoadData& load, int rank) {
+  const auto r = static_cast<std::size_t>(rank);
+  return r < load.victims.size() ? load.victims[r] : rank;
+}
+
+// Each victim path of a run (its curves, or its matrix's cells), named in ranks of the whole run.
+std::vector<PathTimes> victim_paths(const RunData& run) {
+  std::vector<PathTimes> paths;
+  const LoadData& load = *run.load_facts;
+  const auto rename = [&](PathFigures& figures) {
+    for (int& rank : figures.ranks) rank = world_rank(load, rank);
+    figures.name = path_name(figures.ranks);
+  };
+  if (run.matrix) {
+    const MatrixData& m = *run.matrix;
+    const std::size_t n = static_cast<std::size_t>(m.ranks());
+    for (MatrixCell& cell : matrix_cells(m)) {
+      PathTimes& times = paths.emplace_back();
+      const std::size_t at = static_cast<std::size_t>(cell.figures.ranks[0]) * n + static_cast<std::size_t>(cell.figures.ranks[1]);
+      for (const SizeFigure& size : cell.figures.sizes)
+        for (std::size_t s = 0; s < m.bytes.size(); ++s)
+          if (m.bytes[s] == size.bytes) {
+            const std::size_t index = s * n * n + at;
+            add_times(times, m.trial_seconds[index], index < m.tail_p99_seconds.size() ? m.tail_p99_seconds[index] : 0);
+            break;
+          }
+      times.figures = std::move(cell.figures);
+      rename(times.figures);
+    }
+    return paths;
+  }
+  for (const CurveData& curve : run.curves) {
+    PathTimes& times = paths.emplace_back();
+    times.figures = curve_figures(curve);
+    rename(times.figures);
+    for (std::size_t i = 0; i < times.figures.sizes.size(); ++i)
+      add_times(times, curve.trial_seconds[i], i < curve.tail_p99_seconds.size() ? curve.tail_p99_seconds[i] : 0);
+  }
+  return paths;
+}
+
+// Victims alike in what they share with the load, and their impact size by size.
+struct ShareClass {
+  std::vector<std::string> shares;
+  std::vector<const VictimImpact*> victims;
+  bool suffers = false;
+};
+
+std::string class_words(const std::vector<std::string>& shares, const std::optional<HostSplit>& split) {
+  const bool host = has_host(shares, "host"), across = has_host(shares, "group_split");
+  if (host && across) return "victims on the load's hosts, across the split " + groups_text(*split);
+  if (host) return "victims on the load's hosts";
+  if (across) return "victims across the split " + groups_text(*split);
+  return split ? "victims inside a group" : "victims that share no host with the load";
+}
+
+// "8 B one-way x6.20 under load (99th percentile x14.0), 1 MiB x3.10": the median over the class's
+// paths at each size where one of them lies beyond the noise; else the range of its factors.
+std::string class_impact(const ShareClass& c) {
+  std::map<double, std::vector<const ImpactAtSize*>> by_size;
+  for (const VictimImpact* victim : c.victims)
+    for (const ImpactAtSize& size : victim->sizes) by_size[size.bytes].push_back(&size);
+  std::string text;
+  double low = INFINITY, high = 0;
+  for (const auto& [bytes, sizes] : by_size) {
+    std::vector<double> factors, tails;
+    bool beyond = false;
+    for (const ImpactAtSize* size : sizes) {
+      factors.push_back(size->impact);
+      if (std::isfinite(size->impact_p99)) tails.push_back(size->impact_p99);
+      beyond = beyond || size->beyond_noise;
+      low = std::min(low, size->impact);
+      high = std::max(high, size->impact);
+    }
+    if (!beyond) continue;
+    text += (text.empty() ? "" : ", ") + size_text(bytes) + " one-way " + factor_text(median_of(factors)) +
+            (text.empty() ? " under load" : "");
+    if (!tails.empty()) text += " (99th percentile " + factor_text(median_of(tails)) + ")";
+  }
+  if (!text.empty()) return text;
+  return factor_text(low) + (factor_text(low) == factor_text(high) ? "" : " to " + factor_text(high)) + ", within the noise";
+}
+
+}  // namespace
+
+std::vector<VictimImpact> victim_impacts(const std::vector<PathTimes>& isolated, const std::vector<PathTimes>& loaded,
+                                         bool matrix) {
+  std::vector<PathFigures> isolated_figures, loaded_figures;
+  for (const PathTimes& path : isolated) isolated_figures.push_back(path.figures);
+  for (const PathTimes& path : loaded) loaded_figures.push_back(path.figures);
+  std::vector<Shortfall> shortfalls;
+  if (matrix) {
+    shortfalls = cell_shortfalls("", loaded_figures, isolated_figures);
+  } else {
+    for (std::size_t p = 0; p < loaded.size() && p < isolated.size(); ++p) {
+      const std::size_t in_a_row = std::min(kSizesInARow, std::max<std::size_t>(1, loaded[p].figures.sizes.size()));
+      for (const Shortfall& s : curve_shortfalls("", loaded_figures[p], isolated_figures[p], in_a_row)) shortfalls.push_back(s);
+    }
+  }
+  std::vector<VictimImpact> victims;
+  for (std::size_t p = 0; p < loaded.size() && p < isolated.size(); ++p) {
+    const PathFigures& path = loaded[p].figures;
+    VictimImpact& victim = victims.emplace_back(VictimImpact{path.name, path.ranks, path.hosts, {}, {}});
+    for (std::size_t i = 0; i < path.sizes.size() && i < loaded[p].median_s.size(); ++i) {
+      const double bytes = path.sizes[i].bytes;
+      for (std::size_t j = 0; j < isolated[p].figures.sizes.size() && j < isolated[p].median_s.size(); ++j) {
+        if (isolated[p].figures.sizes[j].bytes != bytes) continue;
+        const bool beyond = std::any_of(shortfalls.begin(), shortfalls.end(),
+                                        [&](const Shortfall& s) { return s.path == path.name && s.bytes == bytes; });
+        victim.sizes.push_back({bytes, isolated[p].median_s[j], loaded[p].median_s[i],
+                                ratio_or_nan(loaded[p].median_s[i], isolated[p].median_s[j]),
+                                ratio_or_nan(loaded[p].p99_s[i], isolated[p].p99_s[j]), beyond});
+      }
+    }
+  }
+  return victims;
+}
+
+std::vector<std::string> shares_with_load(const std::vector<std::string>& path_hosts,
+                                          const std::vector<std::string>& load_hosts,
+                                          const std::optional<HostSplit>& split) {
+  std::vector<std::string> shares;
+  if (std::any_of(path_hosts.begin(), path_hosts.end(), [&](const std::string& host) { return has_host(load_hosts, host); }))
+    shares.push_back("host");
+  if (!split || path_hosts.size() < 2) return shares;
+  std::set<std::size_t> path_groups, load_groups;
+  for (const std::string& host : path_hosts) path_groups.insert(group_of(*split, host));
+  for (const std::string& host : load_hosts) load_groups.insert(group_of(*split, host));
+  const bool path_crosses = path_groups.size() > 1 && !path_groups.count(split->groups.size());
+  const bool load_inside_one = load_groups.size() == 1 && !load_groups.count(split->groups.size());
+  if (path_crosses && !load_inside_one) shares.push_back("group_split");
+  return shares;
+}
+
+std::vector<std::string> impact_lines(const std::vector<VictimImpact>& victims, const std::optional<HostSplit>& split) {
+  double low = INFINITY, high = 0;
+  bool any_beyond = false;
+  std::vector<ShareClass> classes;
+  for (const VictimImpact& victim : victims) {
+    auto found = std::find_if(classes.begin(), classes.end(), [&](const ShareClass& c) { return c.shares == victim.shares; });
+    if (found == classes.end()) found = classes.insert(classes.end(), ShareClass{victim.shares, {}, false});
+    found->victims.push_back(&victim);
+    for (const ImpactAtSize& size : victim.sizes) {
+      low = std::min(low, size.impact);
+      high = std::max(high, size.impact);
+      found->suffers = found->suffers || size.beyond_noise;
+      any_beyond = any_beyond || size.beyond_noise;
+    }
+  }
+  if (victims.empty() || low > high) return {"no victim path measured in both runs: no impact to tell"};
+  if (!any_beyond) return {"no impact within the noise (" + factor_text(low) + " to " + factor_text(high) + ")"};
+  // Those that suffer first; then the others, each with what it shares.
+  std::stable_partition(classes.begin(), classes.end(), [](const ShareClass& c) { return c.suffers; });
+  std::string line;
+  for (const ShareClass& c : classes) line += (line.empty() ? "" : "; ") + class_words(c.shares, split) + ": " + class_impact(c);
+  const auto suffers = [&](const std::string& share, bool with) {
+    return std::any_of(classes.begin(), classes.end(),
+                       [&](const ShareClass& c) { return c.suffers && has_host(c.shares, share) == with; });
+  };
+  const bool across = suffers("group_split", true), elsewhere = suffers("group_split", false);
+  const bool on_hosts = suffers("host", true), off_hosts = suffers("host", false);
+  if (across && !elsewhere)
+    line += ": the load fills the link between the groups";
+  else if (on_hosts && !off_hosts)
+    line += ": the load's hosts are what they share (their network link, memory or GPUs)";
+  else if (off_hosts)
+    line += ": victims that share no host with the load suffer too, so what they share lies on the way (a switch, a trunk)";
+  return {line};
+}
+
+std::vector<LoadImpact> load_impacts(const std::vector<RunData>& runs) {
+  std::vector<LoadImpact> impacts;
+  for (const RunData& isolated : runs)
+    for (const RunData& loaded : runs) {
+      if (isolated.load != "isolated" || loaded.load != "loaded" || isolated.file != loaded.file ||
+          isolated.status != RunStatus::complete || loaded.status != RunStatus::complete || !loaded.load_facts ||
+          !isolated.load_facts || run_label(isolated, "load") != run_label(loaded, "load"))
+        continue;
+      const LoadData& load = *loaded.load_facts;
+      LoadImpact impact{run_name(isolated), run_name(loaded), load.pattern, load.module, load.ranks, load.bytes,
+                        load.moved_seconds > 0 ? load.moved_bytes / load.moved_seconds : 0, {}, {}};
+      impact.victims = victim_impacts(victim_paths(isolated), victim_paths(loaded), loaded.matrix.has_value());
+      // The groups the victims' matrix finds, under the load or else alone, at its first stream size.
+      std::vector<MatrixSplit> splits = host_splits(loaded);
+      if (splits.empty()) splits = host_splits(isolated);
+      const std::optional<HostSplit> split = splits.empty() ? std::nullopt : std::optional<HostSplit>(splits.front().split);
+      std::vector<std::string> load_hosts;
+      for (int rank : load.ranks)
+        if (static_cast<std::size_t>(rank) < load.hosts.size()) load_hosts.push_back(load.hosts[static_cast<std::size_t>(rank)]);
+      for (VictimImpact& victim : impact.victims) victim.shares = shares_with_load(victim.hosts, load_hosts, split);
+      impact.lines = impact_lines(impact.victims, split);
+      impacts.push_back(std::move(impact));
+    }
+  return impacts;
+}
+
+}  // namespace npgpu

@@ -1,0 +1,109 @@
+// A run under load against its isolated twin: the impact per path and size, beyond the noise only
+// where the load slowed it, what the victims share with the load, and the answer in words.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "report/load_impact.hpp"
+
+namespace npgpu {
+namespace {
+
+// A path's trials at each size: `seconds` each, spread by up to 4% as a quiet machine spreads them;
+// its 99th percentile `p99_factor` times `seconds` (0: not measured).
+PathTimes times(const std::string& name, std::vector<std::string> hosts, std::vector<int> ranks,
+                const std::vector<double>& bytes, const std::vector<double>& seconds, double p99_factor = 0) {
+  PathTimes path{{name, std::move(hosts), std::move(ranks), {}}, {}, {}};
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::vector<double> rates, trials;
+    for (int k = 0; k < 5; ++k) {
+      trials.push_back(seconds[i] * (1 + 0.01 * k));
+      rates.push_back(bytes[i] / trials.back());
+    }
+    path.figures.sizes.push_back(figure_of_trials(bytes[i], rates));
+    path.median_s.push_back(trials[2]);
+    path.p99_s.push_back(p99_factor > 0 ? seconds[i] * p99_factor : std::nan(""));
+  }
+  return path;
+}
+
+const std::vector<std::string> kLeft{"h1", "h2", "h3"}, kRight{"h5", "h6", "h7"};
+const HostSplit kSplit{{kLeft, kRight}, 1e8, 3e7, 1.2e8, {}};
+
+// Every cell between six hosts, one rank each, at 8 B and 1 MiB; those across the split `slowed`
+// times slower, and their tail `tail` times.
+void matrix(std::vector<PathTimes>& isolated, std::vector<PathTimes>& loaded, double slowed, double tail) {
+  std::vector<std::string> hosts = kLeft;
+  hosts.insert(hosts.end(), kRight.begin(), kRight.end());
+  for (int from = 0; from < 6; ++from)
+    for (int to = 0; to < 6; ++to) {
+      if (from == to) continue;
+      const std::string name = "rank " + std::to_string(from) + " -> rank " + std::to_string(to);
+      const std::vector<std::string> ends{hosts[from], hosts[to]};
+      const double factor = (from < 3) != (to < 3) ? slowed : 1;
+      isolated.push_back(times(name, ends, {from, to}, {8, 1 << 20}, {10e-6, 10e-3}, 2));
+      // The tail: twice the median alone, `tail` times that under the load.
+      loaded.push_back(times(name, ends, {from, to}, {8, 1 << 20}, {10e-6 * factor, 10e-3 * factor},
+                             2 * (factor > 1 ? tail : 1) / factor));
+    }
+}
+
+TEST(LoadImpact, CellsAcrossASlowedSplitAreBeyondTheNoiseAndTheOthersAreNot) {
+  std::vector<PathTimes> isolated, loaded;
+  matrix(isolated, loaded, 6, 14);
+  const std::vector<VictimImpact> victims = victim_impacts(isolated, loaded, true);
+  ASSERT_EQ(victims.size(), 30u);
+  for (const VictimImpact& victim : victims) {
+    const bool across = (victim.ranks[0] < 3) != (victim.ranks[1] < 3);
+    ASSERT_EQ(victim.sizes.size(), 2u) << victim.path;
+    for (const ImpactAtSize& size : victim.sizes) {
+      EXPECT_NEAR(size.impact, across ? 6 : 1, 1e-9) << victim.path;
+      EXPECT_NEAR(size.impact_p99, across ? 14 : 1, 1e-9) << victim.path;
+      EXPECT_EQ(size.beyond_noise, across) << victim.path << " at " << size.bytes;
+    }
+  }
+}
+
+TEST(LoadImpact, ACurveOfOneSizeIsJudgedAtThatSize) {
+  const PathTimes isolated = times("rank 0 -> rank 1", {"a", "b"}, {0, 1}, {8}, {10e-6});
+  const std::vector<VictimImpact> slowed = victim_impacts({isolated}, {times("rank 0 -> rank 1", {"a", "b"}, {0, 1}, {8}, {30e-6})}, false);
+  ASSERT_EQ(slowed.at(0).sizes.size(), 1u);
+  EXPECT_TRUE(slowed[0].sizes[0].beyond_noise);
+  EXPECT_NEAR(slowed[0].sizes[0].impact, 3, 1e-9);
+  EXPECT_TRUE(std::isnan(slowed[0].sizes[0].impact_p99)) << "no tail measured";
+  const std::vector<VictimImpact> same = victim_impacts({isolated}, {times("rank 0 -> rank 1", {"a", "b"}, {0, 1}, {8}, {10.3e-6})}, false);
+  EXPECT_FALSE(same.at(0).sizes.at(0).beyond_noise);
+}
+
+TEST(LoadImpact, WhatAPathSharesWithTheLoad) {
+  using Shares = std::vector<std::string>;
+  EXPECT_EQ(shares_with_load({"h1", "h5"}, {"h4", "h8"}, kSplit), (Shares{"group_split"})) << "load on hosts in no group";
+  EXPECT_EQ(shares_with_load({"h1", "h2"}, {"h4", "h8"}, kSplit), Shares{}) << "inside a group";
+  EXPECT_EQ(shares_with_load({"h4", "h1"}, {"h4", "h8"}, kSplit), (Shares{"host"}));
+  EXPECT_EQ(shares_with_load({"h2", "h5"}, {"h1", "h3"}, kSplit), Shares{}) << "the load stays inside one group";
+  EXPECT_EQ(shares_with_load({"h1", "h5"}, {"h4", "h8"}, std::nullopt), Shares{}) << "no matrix split: hosts only";
+}
+
+TEST(LoadImpact, TheAnswerNamesTheVictimsAcrossTheSplit) {
+  std::vector<PathTimes> isolated, loaded;
+  matrix(isolated, loaded, 6.2, 14);
+  std::vector<VictimImpact> victims = victim_impacts(isolated, loaded, true);
+  for (VictimImpact& victim : victims) victim.shares = shares_with_load(victim.hosts, {"h4", "h8"}, kSplit);
+  const std::vector<std::string> lines = impact_lines(victims, kSplit);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0],
+            "victims across the split {h1, h2, h3} | {h5, h6, h7}: 8 B one-way x6.20 under load (99th percentile x14.0), "
+            "1 MiB one-way x6.20 (99th percentile x14.0); victims inside a group: x1.00, within the noise: "
+            "the load fills the link between the groups");
+}
+
+TEST(LoadImpact, NoImpactIsAnAnswer) {
+  std::vector<PathTimes> isolated, loaded;
+  matrix(isolated, loaded, 1.03, 1);
+  std::vector<VictimImpact> victims = victim_impacts(isolated, loaded, true);
+  for (VictimImpact& victim : victims) victim.shares = shares_with_load(victim.hosts, {"h4", "h8"}, kSplit);
+  EXPECT_EQ(impact_lines(victims, kSplit), std::vector<std::string>{"no impact within the noise (x1.00 to x1.03)"});
+}
+
+}  // namespace
+}  // namespace npgpu
