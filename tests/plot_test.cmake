@@ -1,6 +1,6 @@
 # Makes a real record with npgpu, then asks the plotting script for every kind of picture, each at a
 # requested size: curves of that record (PNG, with the table), curves of the checked-in records
-# overlaid (SVG and PDF), and the all-pairs matrix as a heat map (PNG).
+# overlaid (SVG and PDF), the all-pairs matrix as a heat map (PNG), and a run under load (PNG).
 if(NOT PYTHON)
   message(FATAL_ERROR "Debian's /usr/bin/python3 was not found; install python3-h5py python3-matplotlib")
 endif()
@@ -70,6 +70,26 @@ if(says_poor EQUAL -1)
 endif()
 plot(matrix.png ${data}/cluster.h5:5 --kind matrix --size 900x450)
 expect_png_size(${WORK}/matrix.png 900 450)
+
+# A run under load (two victims, two load ranks): loaded over isolated, and the impact factor.
+execute_process(COMMAND ${MPIRUN} --oversubscribe -np 4 ${NPGPU} --module mpi --pairs all --sizes 8,64K --trial-time 0.002
+                        --max-trials 4 --load stream --load-ranks 0,2 --load-size 1M -o ${WORK}/load.h5
+                RESULT_VARIABLE npgpu_result OUTPUT_QUIET)
+if(NOT npgpu_result EQUAL 0)
+  message(FATAL_ERROR "npgpu under load failed: ${npgpu_result}")
+endif()
+plot(load.png ${WORK}/load.h5 --kind load --size 1000x400)
+expect_png_size(${WORK}/load.png 1000 400)
+string(FIND "${plot_errors}" "2 victim paths, impact x" says_impact)
+if(says_impact EQUAL -1)
+  message(FATAL_ERROR "npgpu-plot --kind load did not draw the 2 victim paths: ${plot_errors}")
+endif()
+# A record with no run under load has nothing to draw: one line, no picture.
+execute_process(COMMAND ${PYTHON} ${SCRIPT} ${WORK}/run.h5 --kind load -o ${WORK}/no-load.png --npgpu ${NPGPU}
+                RESULT_VARIABLE result ERROR_VARIABLE errors)
+if(result EQUAL 0 OR EXISTS ${WORK}/no-load.png)
+  message(FATAL_ERROR "npgpu-plot --kind load drew a record with no run under load: ${errors}")
+endif()
 
 # Bad input: one line, no picture.
 execute_process(COMMAND ${PYTHON} ${SCRIPT} ${data}/plain.h5 -o ${WORK}/plain.png RESULT_VARIABLE result
