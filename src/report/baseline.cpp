@@ -173,7 +173,7 @@ std::vector<Shortfall> curve_shortfalls(const std::string& run, const PathFigure
 }
 
 std::vector<Shortfall> cell_shortfalls(const std::string& run, const std::vector<PathFigures>& measured,
-                                       const std::vector<PathFigures>& reference) {
+                                       const std::vector<PathFigures>& reference, bool same_launch) {
   // Each size on its own. How far the reference's cells scatter about each other there is what the
   // machine does to a cell's figure; the measured cells' scatter would count the loss itself where
   // one host's links are half the cells.
@@ -184,7 +184,7 @@ std::vector<Shortfall> cell_shortfalls(const std::string& run, const std::vector
   for (const auto& [bytes, cells] : by_size) {
     std::vector<double> reference_logs;
     for (const auto& [cell, size] : cells) reference_logs.push_back(std::log(size.reference.rate));
-    const double scatter = spread_about_median(reference_logs);
+    const double scatter = same_launch ? 0 : spread_about_median(reference_logs);
     std::vector<Shortfall> here;
     for (const auto& [cell, size] : cells)
       if (const double bound = bound_of(size, scatter); size.measured.rate < bound * size.reference.rate)

@@ -154,7 +154,7 @@ std::vector<VictimImpact> victim_impacts(const std::vector<PathTimes>& isolated,
   for (const PathTimes& path : loaded) loaded_figures.push_back(path.figures);
   std::vector<Shortfall> shortfalls;
   if (matrix) {
-    shortfalls = cell_shortfalls("", loaded_figures, isolated_figures);
+    shortfalls = cell_shortfalls("", loaded_figures, isolated_figures, true);
   } else {
     for (std::size_t p = 0; p < loaded.size() && p < isolated.size(); ++p) {
       const std::size_t in_a_row = std::min(kSizesInARow, std::max<std::size_t>(1, loaded[p].figures.sizes.size()));
@@ -169,10 +169,12 @@ std::vector<VictimImpact> victim_impacts(const std::vector<PathTimes>& isolated,
       const double bytes = path.sizes[i].bytes;
       for (std::size_t j = 0; j < isolated[p].figures.sizes.size() && j < isolated[p].median_s.size(); ++j) {
         if (isolated[p].figures.sizes[j].bytes != bytes) continue;
-        const bool beyond = std::any_of(shortfalls.begin(), shortfalls.end(),
-                                        [&](const Shortfall& s) { return s.path == path.name && s.bytes == bytes; });
-        victim.sizes.push_back({bytes, isolated[p].median_s[j], loaded[p].median_s[i],
-                                ratio_or_nan(loaded[p].median_s[i], isolated[p].median_s[j]),
+        const double impact = ratio_or_nan(loaded[p].median_s[i], isolated[p].median_s[j]);
+        // The judgement reads fastest trials; a size whose median did not slow is no impact.
+        const bool beyond = impact > 1 && std::any_of(shortfalls.begin(), shortfalls.end(), [&](const Shortfall& s) {
+          return s.path == path.name && s.bytes == bytes;
+        });
+        victim.sizes.push_back({bytes, isolated[p].median_s[j], loaded[p].median_s[i], impact,
                                 ratio_or_nan(loaded[p].p99_s[i], isolated[p].p99_s[j]), beyond});
       }
     }
