@@ -251,23 +251,43 @@ int run(const std::vector<std::string>& args, const Team& team, RunGuard& guard)
   return measure(std::move(command), team, guard, nullptr);
 }
 
-// A load rank: its module streams the load between the load ranks' pairs until the victims stop it.
-int load_side(RunOptions options, const LoadPlan& load, const Team& team, LoadSignals& signals) {
+// A load rank: its module moves the load's cycles among the load ranks until the victims stop it.
+int load_side(RunOptions options, const LoadPlan& load, const Team& team, RunGuard& guard, LoadSignals& signals) {
   const CatalogEntry& entry = find_module(load.module);
   // The options on the command line are the measured module's; another load module takes its defaults.
   if (load.module != options.module) options.module_options = default_module_options(entry.info);
   options.module = load.module;
-  options.pattern = load.pattern == LoadPattern::bidir ? Pattern::bidir : Pattern::stream;
+  options.pattern = load_cycle(load).pattern;
   options.schedule.upper = load.bytes;
-  RankPairing pairing;
-  pairing.mode = PairingMode::halves;
-  pairing.ranks = team.size();
+  const RankPairing pairing = load_pairing(load);
   const std::unique_ptr<Module> module = entry.make();
   const std::unique_ptr<Clock> clock = make_clock(options.timer);
+  guard.on_timeout([&module] { module->abort_waits(); });
+  guard.expect(signals.bound(), "the other load ranks while setting up load module " + load.module);
   module->setup({team, module_view(options), load.bytes, pairing});
-  module->select_peers(pairing_steps(pairing).front().peers.at(static_cast<std::size_t>(team.rank())));
   make_load(*module, team, load, *clock, signals);
   return 0;
+}
+
+// Whether the load module can make the load's pattern; UsageError naming the patterns it can make.
+void check_load_module(const LoadPlan& load) {
+  const ModuleInfo& module = find_module(load.module).info;
+  if (module.layout != Layout::pair)
+    throw UsageError("--load-module " + load.module + ": a load moves between pairs of ranks, and module " +
+                     load.module + " measures each rank's own path");
+  const auto makes = [&module](LoadPattern pattern) {
+    if (pattern == LoadPattern::incast && !module.shares_a_receiver) return false;
+    const Pattern moves = load_cycle({pattern, {0, 1}, 1, "", 2}).pattern;
+    return std::find(module.patterns.begin(), module.patterns.end(), moves) != module.patterns.end();
+  };
+  if (makes(load.pattern)) return;
+  std::string can;
+  for (LoadPattern pattern : {LoadPattern::stream, LoadPattern::bidir, LoadPattern::incast, LoadPattern::alltoall})
+    if (makes(pattern)) can += (can.empty() ? "" : ", ") + std::string(load_pattern_name(pattern));
+  throw UsageError(std::string("--load ") + load_pattern_name(load.pattern) + ": module " + load.module +
+                   " cannot make it" +
+                   (load.pattern == LoadPattern::incast ? " (its senders write into the receiver's memory)" : "") +
+                   "; it makes: " + can);
 }
 
 // The load ranks make load; the others measure as --pairs says among themselves, alone and then
@@ -282,13 +302,9 @@ int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard) {
     load = {parse_load_pattern(text.pattern), parse_rank_list(text.ranks, world.size()),
             text.bytes != 0 ? text.bytes : kDefaultLoadBytes, text.module.empty() ? command.options.module : text.module,
             world.size()};
-    check_load(load, world.size());
-    command.options.pairs = victims_pairs(command.options.pairs, load, world.size());
-    if (load.pattern != LoadPattern::stream && load.pattern != LoadPattern::bidir)
-      throw UsageError(std::string("--load ") + load_pattern_name(load.pattern) + ": not built yet; stream and bidir are");
-    if (find_module(load.module).info.layout != Layout::pair)
-      throw UsageError("--load-module " + load.module + ": a load moves between pairs of ranks, and module " +
-                       load.module + " measures each rank's own path");
+    check_load(load);
+    command.options.pairs = victims_pairs(command.options.pairs, load);
+    check_load_module(load);
     if (command.options.output.empty())
       command.options.output = default_output_path(command.options.module, utc_now("%Y%m%d-%H%M%S"));
   });
@@ -298,15 +314,29 @@ int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard) {
   const bool makes_load = std::binary_search(load.ranks.begin(), load.ranks.end(), world.rank());
   MPI_Comm comm;
   MPI_Comm_split(world.comm(), makes_load ? 1 : 0, world.rank(), &comm);
-  const Team team(comm);
-  LoadSignals signals(world.comm(), load.ranks.front(), victims_of(load, world.size()).front());
-  if (makes_load) return load_side(command.options, load, team, signals);
-  const UnderLoad isolated{load, hosts, false, nullptr};
-  if (const int code = measure(command, team, guard, &isolated); code != 0) return code;
-  if (team.is_root()) signals.start();
-  team.barrier();
-  const UnderLoad loaded{load, hosts, true, &signals};
-  return measure(std::move(command), team, guard, &loaded);
+  int code = 0;
+  {
+    const Team team(comm);
+    LoadSignals signals(world.comm(), load.ranks.front(), victims_of(load).front(), guard,
+                        command.options.timeout.value_or(kSetupWaitSeconds));
+    if (makes_load) {
+      code = load_side(command.options, load, team, guard, signals);
+    } else {
+      const UnderLoad isolated{load, hosts, false, nullptr};
+      code = measure(command, team, guard, &isolated);
+      // Decided together: the first rank alone may end with a code (an expectation not met).
+      if (team.any(code != 0)) {
+        if (team.is_root()) signals.cancel();
+      } else {
+        if (team.is_root()) signals.start();
+        team.barrier();
+        const UnderLoad loaded{load, hosts, true, &signals};
+        code = measure(std::move(command), team, guard, &loaded);
+      }
+    }
+  }
+  MPI_Comm_free(&comm);
+  return code;
 }
 
 int measure(ParsedCommand command, const Team& team, RunGuard& guard, const UnderLoad* under_load) {

@@ -89,7 +89,7 @@ PathWords mpi_words(const PlacementFacts& facts) {
 NPGPU_MODULE(mpi) {
   return {{{"mpi", "MPI_Send/MPI_Recv between pairs of ranks, host or GPU buffers (shared memory, TCP, or whatever MPI picks)",
             Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "", mpi_words,
-            declare_mpi_options},
+            declare_mpi_options, /*shares_a_receiver=*/true},
            make_mpi_module, nullptr}};
 }
 

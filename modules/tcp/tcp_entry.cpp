@@ -31,7 +31,7 @@ PathWords tcp_words(const PlacementFacts& facts) {
 NPGPU_MODULE(tcp) {
   return {{{"tcp", "raw TCP sockets between pairs of ranks, host buffers: what the network stack gives before MPI adds anything",
             Layout::pair, {Pattern::pingpong, Pattern::stream, Pattern::bidir}, 64 * MiB, "", tcp_words,
-            declare_tcp_options},
+            declare_tcp_options, /*shares_a_receiver=*/true},
            make_tcp_module, nullptr}};
 }
 

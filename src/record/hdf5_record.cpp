@@ -372,14 +372,9 @@ void write_expectations(hid_t run, const RunRecord& r) {
 // --load: the load, which of the victims' two runs this is, and what the load moved meanwhile.
 void write_load(hid_t run, const LoadFacts& load) {
   Handle g = group(run, "load");
-  const auto listed = [](const std::vector<int>& ranks) {
-    std::string text;
-    for (int rank : ranks) text += (text.empty() ? "" : ",") + std::to_string(rank);
-    return text;
-  };
   attribute(g, "pattern", std::string(load_pattern_name(load.plan.pattern)));
-  attribute(g, "ranks", listed(load.plan.ranks));
-  attribute(g, "victims", listed(victims_of(load.plan, load.plan.run_ranks)));
+  attribute(g, "ranks", joined_ranks(load.plan.ranks, ","));
+  attribute(g, "victims", joined_ranks(victims_of(load.plan), ","));
   attribute(g, "module", load.plan.module);
   attribute(g, "bytes", static_cast<std::int64_t>(load.plan.bytes));
   std::string hosts;

@@ -56,18 +56,24 @@ std::vector<int> parse_rank_list(const std::string& text, int ranks) {
   return list;
 }
 
-std::vector<int> victims_of(const LoadPlan& load, int ranks) {
+std::string joined_ranks(const std::vector<int>& ranks, const std::string& separator) {
+  std::string text;
+  for (int rank : ranks) text += (text.empty() ? "" : separator) + std::to_string(rank);
+  return text;
+}
+
+std::vector<int> victims_of(const LoadPlan& load) {
   std::vector<int> victims;
-  for (int rank = 0; rank < ranks; ++rank)
+  for (int rank = 0; rank < load.run_ranks; ++rank)
     if (!std::binary_search(load.ranks.begin(), load.ranks.end(), rank)) victims.push_back(rank);
   return victims;
 }
 
-void check_load(const LoadPlan& load, int ranks) {
+void check_load(const LoadPlan& load) {
   const std::string pattern = load_pattern_name(load.pattern);
   const auto count = static_cast<int>(load.ranks.size());
-  if (ranks - count < 2)
-    throw UsageError("--load-ranks: " + std::to_string(count) + " of the " + std::to_string(ranks) +
+  if (load.run_ranks - count < 2)
+    throw UsageError("--load-ranks: " + std::to_string(count) + " of the " + std::to_string(load.run_ranks) +
                      " ranks make load, which leaves fewer than the 2 ranks that measure; launch more ranks");
   const bool paired = load.pattern == LoadPattern::stream || load.pattern == LoadPattern::bidir;
   if (paired && count % 2 != 0)
@@ -76,33 +82,72 @@ void check_load(const LoadPlan& load, int ranks) {
   if (count < 2) throw UsageError("--load " + pattern + " needs at least 2 load ranks in --load-ranks");
 }
 
-std::string victims_pairs(const std::string& pairs, const LoadPlan& load, int ranks) {
+std::string victims_pairs(const std::string& pairs, const LoadPlan& load) {
   const std::size_t colon = pairs.find(':');
   if (colon == std::string::npos) return pairs;
-  const RankPairing pair = parse_rank_pairing(pairs, ranks, 0, 0);
-  const std::vector<int> victims = victims_of(load, ranks);
-  std::string words;
-  for (int victim : victims) words += (words.empty() ? "" : ", ") + std::to_string(victim);
+  const RankPairing pair = parse_rank_pairing(pairs, load.run_ranks, 0, 0);
+  const std::vector<int> victims = victims_of(load);
   std::string mapped;
   for (int rank : {pair.first, pair.second}) {
     const auto at = std::find(victims.begin(), victims.end(), rank);
     if (at == victims.end())
       throw UsageError("--pairs " + pairs + ": rank " + std::to_string(rank) + " makes load (--load-ranks); the pair " +
-                       "must be two of the ranks that measure: " + words);
+                       "must be two of the ranks that measure: " + joined_ranks(victims, ", "));
     mapped += (mapped.empty() ? "" : ":") + std::to_string(at - victims.begin());
   }
   return mapped;
 }
 
-std::vector<Peers> load_pairs(const LoadPlan& load, int ranks) {
-  std::vector<Peers> peers(static_cast<std::size_t>(ranks));
-  const std::size_t half = load.ranks.size() / 2;
-  for (std::size_t i = 0; i < half; ++i) {
-    const int first = load.ranks[i], second = load.ranks[i + half];
-    peers[static_cast<std::size_t>(first)].to = second;
-    peers[static_cast<std::size_t>(second)].from = first;
+LoadCycle load_cycle(const LoadPlan& load) {
+  const int count = static_cast<int>(load.ranks.size());
+  LoadCycle cycle;
+  const auto pair = [](std::vector<Peers>& round, int first, int second) {
+    round[static_cast<std::size_t>(first)].to = second;
+    round[static_cast<std::size_t>(second)].from = first;
+  };
+  switch (load.pattern) {
+    case LoadPattern::stream:
+    case LoadPattern::bidir: {
+      cycle.pattern = load.pattern == LoadPattern::bidir ? Pattern::bidir : Pattern::stream;
+      std::vector<Peers>& round = cycle.rounds.emplace_back(static_cast<std::size_t>(count));
+      for (int i = 0; i < count / 2; ++i) pair(round, i, i + count / 2);
+      break;
+    }
+    case LoadPattern::incast:
+      for (int sender = 1; sender < count; ++sender) pair(cycle.rounds.emplace_back(static_cast<std::size_t>(count)), sender, 0);
+      break;
+    case LoadPattern::alltoall: {
+      // The circle method: seat `seats` (the count made even; an odd count's extra seat is a bye),
+      // hold the last seat and turn the others one place each round.
+      cycle.pattern = Pattern::bidir;
+      cycle.barrier_between_rounds = true;
+      const int seats = count + count % 2, turning = seats - 1;
+      for (int r = 0; r < turning; ++r) {
+        std::vector<Peers>& round = cycle.rounds.emplace_back(static_cast<std::size_t>(count));
+        if (turning < count) pair(round, r, turning);
+        for (int k = 1; k < seats / 2; ++k) {
+          const int a = (r + k) % turning, b = (r - k + turning) % turning;
+          pair(round, std::min(a, b), std::max(a, b));
+        }
+      }
+      break;
+    }
   }
-  return peers;
+  return cycle;
+}
+
+int windows_per_cycle(const LoadCycle& cycle) {
+  int windows = 0;
+  for (const std::vector<Peers>& round : cycle.rounds)
+    windows += static_cast<int>(std::count_if(round.begin(), round.end(), [](const Peers& peers) { return peers.to >= 0; }));
+  return windows;
+}
+
+RankPairing load_pairing(const LoadPlan& load) {
+  RankPairing pairing;
+  pairing.mode = load_cycle(load).rounds.size() == 1 ? PairingMode::halves : PairingMode::all;
+  pairing.ranks = static_cast<int>(load.ranks.size());
+  return pairing;
 }
 
 }  // namespace npgpu

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "npgpu/pairing.hpp"
+#include "npgpu/pattern.hpp"
 
 namespace npgpu {
 
@@ -51,19 +52,43 @@ const char* load_pattern_name(LoadPattern pattern);
 // once, increasing. UsageError naming what is wrong and what is allowed.
 std::vector<int> parse_rank_list(const std::string& text, int ranks);
 
+// Ranks as the record and the messages list them: "1,3" with separator ",".
+std::string joined_ranks(const std::vector<int>& ranks, const std::string& separator);
+
 // The ranks that are not load ranks, in rank order: the victims.
-std::vector<int> victims_of(const LoadPlan& load, int ranks);
+std::vector<int> victims_of(const LoadPlan& load);
 
 // Checks the load against the run: at least two victims, an even number of load ranks for stream and
 // bidir, at least two for the others. UsageError naming what is wrong and what is allowed.
-void check_load(const LoadPlan& load, int ranks);
+void check_load(const LoadPlan& load);
 
 // --pairs A:B names ranks of the whole run; the victims measure among themselves, numbered in their
 // own order. Returns the pair in the victims' numbers ("0:1" for --pairs 0:1 with load ranks 2,3);
 // any other --pairs unchanged. UsageError where A or B makes load or does not exist.
-std::string victims_pairs(const std::string& pairs, const LoadPlan& load, int ranks);
+std::string victims_pairs(const std::string& pairs, const LoadPlan& load);
 
-// stream and bidir: whom each load rank streams to and answers (by world rank; the others idle).
-std::vector<Peers> load_pairs(const LoadPlan& load, int ranks);
+// The load module's one peer at a time, over a cycle of rounds: each load pair moves one window in
+// its round, and the load ranks agree after each cycle whether to go on. Peers are numbered among
+// the load ranks (their place in LoadPlan::ranks), as the load's own communicator numbers them.
+//   stream, bidir: one round, the first half of the load ranks with the second (--pairs halves).
+//   alltoall: a round-robin tournament, every pair once a cycle, each moving bidir (both ways), as
+//     a pairwise all-to-all exchanges; with an odd count one rank sits each round out. A barrier
+//     between rounds: a transport that writes into its peer's memory (cudaIpc, mpiRma) must not meet
+//     the next round's writer there.
+//   incast: a round per sender, every other load rank streaming to the first, with no barrier
+//     between them: the senders send at once while the first rank receives from one after the other.
+struct LoadCycle {
+  Pattern pattern = Pattern::stream;
+  std::vector<std::vector<Peers>> rounds;
+  bool barrier_between_rounds = false;
+};
+LoadCycle load_cycle(const LoadPlan& load);
+
+// Pair windows a cycle moves: the load's bytes are this x one window of the cycle's pattern.
+int windows_per_cycle(const LoadCycle& cycle);
+
+// How the load module is set up over the load ranks: halves for one round; all (every load rank
+// connects to every other) when the rounds change partners.
+RankPairing load_pairing(const LoadPlan& load);
 
 }  // namespace npgpu

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace npgpu {
 namespace {
@@ -27,28 +29,42 @@ void wait_asleep(MPI_Request& request) {
 
 }  // namespace
 
-LoadSignals::LoadSignals(MPI_Comm world, int load_root, int victim_root)
-    : world_(world), load_root_(load_root), victim_root_(victim_root) {}
+LoadSignals::LoadSignals(MPI_Comm world, int load_root, int victim_root, RunGuard& guard, double bound)
+    : world_(world), load_root_(load_root), victim_root_(victim_root), guard_(guard), bound_(bound) {}
+
+std::string LoadSignals::load_root_text() const {
+  return "the load ranks (their first, rank " + std::to_string(load_root_) + ")";
+}
 
 void LoadSignals::start() const {
   int word = 1;
+  guard_.expect(bound_, load_root_text() + " starting the load and warming it up");
   MPI_Send(&word, 1, MPI_INT, load_root_, kStart, world_);
   MPI_Recv(&word, 1, MPI_INT, load_root_, kWarmedUp, world_, MPI_STATUS_IGNORE);
+  guard_.idle();
 }
 
 LoadResult LoadSignals::stop() const {
   int word = 1;
+  guard_.expect(bound_, load_root_text() + " stopping the load and saying what it moved");
   MPI_Send(&word, 1, MPI_INT, load_root_, kStop, world_);
   double moved[2] = {0, 0};
   MPI_Recv(moved, 2, MPI_DOUBLE, load_root_, kMoved, world_, MPI_STATUS_IGNORE);
+  guard_.idle();
   return {moved[0], moved[1]};
 }
 
-void LoadSignals::wait_for_start() const {
+void LoadSignals::cancel() const {
+  int word = 0;
+  MPI_Send(&word, 1, MPI_INT, load_root_, kStart, world_);
+}
+
+bool LoadSignals::wait_for_start() const {
   int word = 0;
   MPI_Request request;
   MPI_Irecv(&word, 1, MPI_INT, victim_root_, kStart, world_, &request);
   wait_asleep(request);
+  return word != 0;
 }
 
 void LoadSignals::warmed_up() const {
@@ -69,33 +85,53 @@ void LoadSignals::moved(const LoadResult& result) const {
 }
 
 void make_load(Module& module, const Team& team, const LoadPlan& load, const Clock& clock, LoadSignals& signals) {
-  const Pattern pattern = load.pattern == LoadPattern::bidir ? Pattern::bidir : Pattern::stream;
+  const LoadCycle cycle = load_cycle(load);
+  const std::vector<Peers>& first_round = cycle.rounds.front();
   const std::uint64_t window = std::max<std::uint64_t>(1, kWindowBytes / load.bytes);
-  const TransferShape shape = module.shape(pattern, load.bytes, window);
-  if (team.is_root()) signals.wait_for_start();
+  const TransferShape shape = module.shape(cycle.pattern, load.bytes, window);
+  RunGuard& guard = signals.guard();
+  // The victims' isolated sweep comes first, as long as it takes: each of its waits is bounded by
+  // the victims' own guard, and a victim that stops ends the job, which names this wait.
+  guard.await_others("the victims (their first, rank " + std::to_string(victims_of(load).front()) +
+                     ") to finish their isolated sweep and start the load");
+  int go = team.is_root() && signals.wait_for_start() ? 1 : 0;
   MPI_Request started;
-  MPI_Ibarrier(team.comm(), &started);
+  MPI_Ibcast(&go, 1, MPI_INT, 0, team.comm(), &started);
   wait_asleep(started);
+  if (go == 0) return;
+  const std::string in_cycle = "the other load ranks in the load's windows (module " + load.module + ", " +
+                               load_pattern_name(load.pattern) + ", " + std::to_string(load.bytes) + " B)";
+  guard.expect(signals.bound(), in_cycle);
+  if (cycle.rounds.size() == 1) module.select_peers(first_round.at(static_cast<std::size_t>(team.rank())));
   const double began = clock.now();
   bool warm = false, stop = false;
-  double windows = 0, counted_from = began;
-  // Every load rank takes the same number of windows: a pair that stopped one window early would
-  // leave its partner waiting, so the first rank's decision is shared after each window.
+  double cycles = 0, counted_from = began;
+  // Every load rank takes the same number of cycles: a pair that stopped one window early would
+  // leave its partner waiting, so the first rank's decision is shared after each cycle.
   while (!stop) {
-    module.run({pattern, load.bytes, 1, window, clock});
+    for (std::size_t r = 0; r < cycle.rounds.size(); ++r) {
+      if (r > 0 && cycle.barrier_between_rounds) team.barrier();
+      const Peers& mine = cycle.rounds[r].at(static_cast<std::size_t>(team.rank()));
+      if (mine.idle()) continue;
+      // A new partner each round: both sides count its tags from zero (select_peers).
+      if (cycle.rounds.size() > 1) module.select_peers(mine);
+      module.run({cycle.pattern, load.bytes, 1, window, clock});
+    }
     const double now = clock.now();
     if (!warm && now - began >= kWarmUpSeconds) {
       warm = true;
       counted_from = now;
       if (team.is_root()) signals.warmed_up();
     } else if (warm) {
-      ++windows;
+      ++cycles;
     }
     stop = team.any(team.is_root() && warm && signals.stop_asked());
+    guard.expect(signals.bound(), in_cycle);
   }
-  const double pairs = static_cast<double>(load.ranks.size() / 2);
-  const LoadResult result{windows * shape.transfers_per_rep * shape.bytes_per_transfer * pairs, clock.now() - counted_from};
+  const double bytes = cycles * windows_per_cycle(cycle) * shape.transfers_per_rep * shape.bytes_per_transfer;
+  const LoadResult result{bytes, clock.now() - counted_from};
   if (team.is_root()) signals.moved(result);
+  guard.idle();
 }
 
 }  // namespace npgpu

@@ -66,6 +66,13 @@ void RunGuard::expect(double seconds, std::string waiting_for) {
   armed_ = true;
 }
 
+void RunGuard::await_others(std::string waiting_for) {
+  const std::lock_guard<std::mutex> hold(mutex_);
+  deadline_ = std::chrono::steady_clock::time_point::max();
+  waiting_for_ = std::move(waiting_for);
+  armed_ = true;
+}
+
 void RunGuard::retell(std::string waiting_for) {
   const std::lock_guard<std::mutex> hold(mutex_);
   waiting_for_ = std::move(waiting_for);

@@ -38,6 +38,9 @@ class RunGuard {
   // The next wait must end within `seconds`; `waiting_for` says what it waits for, in words
   // ("rank 1 (host b) in a trial of mpi, pingpong, 1 MiB"). Replaces the previous bound.
   void expect(double seconds, std::string waiting_for);
+  // A wait that other ranks' guards bound (the load ranks wait through the victims' sweep, each of
+  // whose waits is bounded): no deadline here, but a signal that stops the run names it.
+  void await_others(std::string waiting_for);
   void retell(std::string waiting_for);  // the same wait and bound, better said (who is missing)
   void idle();                          // no wait bounded until the next expect()
 
