@@ -262,7 +262,7 @@ int load_side(RunOptions options, const LoadPlan& load, const Team& team, RunGua
   const RankPairing pairing = load_pairing(load);
   const std::unique_ptr<Module> module = entry.make();
   const std::unique_ptr<Clock> clock = make_clock(options.timer);
-  guard.on_timeout([&module] { module->abort_waits(); });
+  const GuardedAbort abort(guard, [&module] { module->abort_waits(); });
   guard.expect(signals.bound(), "the other load ranks while setting up load module " + load.module);
   module->setup({team, module_view(options), load.bytes, pairing});
   make_load(*module, team, load, *clock, signals);
@@ -364,7 +364,7 @@ int measure(ParsedCommand command, const Team& team, RunGuard& guard, const Unde
   });
   if (failure) return fail(team, *failure, kExitUsage);
 
-  guard.on_timeout([&module] { module->abort_waits(); });
+  const GuardedAbort abort(guard, [&module] { module->abort_waits(); });
   guard.expect(plan.options.timeout.value_or(kSetupWaitSeconds), "the other ranks while setting up module " + plan.options.module);
   const RunView view = module_view(plan.options);
   failure = on_every_rank(team, [&] { module->setup({team, view, plan.options.schedule.upper, plan.pairing}); });

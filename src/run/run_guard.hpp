@@ -80,4 +80,19 @@ class GuardedRecord {
   RunGuard& guard_;
 };
 
+// A module's abort (on_timeout) while this object lives: declared after the module, it goes first,
+// so a bound passed later (the load's answers, after the victims' run) never reaches a module gone.
+class GuardedAbort {
+ public:
+  GuardedAbort(RunGuard& guard, std::function<void()> abort_waits) : guard_(guard) {
+    guard_.on_timeout(std::move(abort_waits));
+  }
+  ~GuardedAbort() { guard_.on_timeout({}); }
+  GuardedAbort(const GuardedAbort&) = delete;
+  GuardedAbort& operator=(const GuardedAbort&) = delete;
+
+ private:
+  RunGuard& guard_;
+};
+
 }  // namespace npgpu

@@ -1,6 +1,9 @@
 // A run under load as a user meets it (issue 36): four ranks under mpirun, two making load and two
 // measuring, first alone and then under it; the record read back; the refusals.
 #include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
 
 #include <cmath>
 #include <set>
@@ -123,6 +126,33 @@ TEST(UnderLoad, BadLoadsAreRefusedInOneLineWithNothingWritten) {
     EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
     EXPECT_FALSE(std::filesystem::exists(record)) << says;
   }
+}
+
+// A load rank that stops answering (SIGSTOP: hung, not dead, so mpirun does not end the job for
+// it) once the victims' isolated run is saved: the other load rank, and the victims' first rank
+// waiting for the load's answer, each wait within --timeout; the first past it stops the run with
+// exit 3 naming the load ranks, and the isolated run stays saved.
+TEST(UnderLoad, AHungLoadRankStopsTheRunWithinTheBoundNamingTheLoad) {
+  TempDir dir;
+  const std::string record = dir.file("hung.h5");
+  BackgroundCommand run(joined(load_run(record, {"--load", "stream", "--load-ranks", "2,3", "--load-size", "1M"}),
+                               {"--timeout", "3"}));
+  const auto isolated_saved = [&] { return run.out_so_far().find("/runs/0001") != std::string::npos; };
+  ASSERT_TRUE(poll_until([&] { return isolated_saved() || run.wait_for(std::chrono::seconds(0)); }, std::chrono::seconds(120)));
+  const pid_t load_rank = rank_process(run.pid(), 3);
+  ASSERT_GT(load_rank, 0);
+  ASSERT_EQ(kill(load_rank, SIGSTOP), 0);
+  const std::optional<CommandResult> r = run.wait_for(std::chrono::seconds(60));
+  kill(load_rank, SIGCONT);
+  ASSERT_TRUE(r) << "the run hung with a load rank stopped";
+  EXPECT_EQ(r->exit_code, 3) << r->err;
+  const bool named = r->err.find("no answer within 3 s (--timeout) from the load ranks (their first, rank 2)") !=
+                         std::string::npos ||
+                     r->err.find("no answer within 3 s (--timeout) from the other load ranks in the load's windows") !=
+                         std::string::npos;
+  EXPECT_TRUE(named) << r->err;
+  EXPECT_EQ(r->err.find("Segmentation fault"), std::string::npos) << r->err;
+  EXPECT_EQ(H5File(record).text_attribute("/runs/0001", "status"), "complete");
 }
 
 }  // namespace
