@@ -4,7 +4,6 @@
 #include <signal.h>
 
 #include <chrono>
-
 #include <cmath>
 #include <set>
 
@@ -105,6 +104,50 @@ TEST(UnderLoad, TheReportGivesEachVictimCellItsImpactAndWhatItSharesWithTheLoad)
   EXPECT_NE(text.out.find(load[0]["lines"][0].get<std::string>()), std::string::npos) << text.out;
 }
 
+struct ManyToMany {
+  std::string pattern, module;
+  double bytes_per_cycle;  // with 3 load ranks, 1 MiB messages in windows of 16
+};
+
+void PrintTo(const ManyToMany& c, std::ostream* out) { *out << c.pattern << " by " << c.module; }
+
+class LoadPatterns : public ::testing::TestWithParam<ManyToMany> {};
+
+// Five ranks, three of them making load: incast from two senders into the first, alltoall in three
+// rounds of one pair each way; the load moves whole cycles, so what it moved is a whole number of
+// cycles, at a rate this machine can move.
+TEST_P(LoadPatterns, MoveWholeCyclesWhileTheVictimsMeasure) {
+  const ManyToMany c = GetParam();
+  TempDir dir;
+  const std::string record = dir.file("load.h5");
+  const std::vector<std::string> argv =
+      joined(joined(mpirun_npgpu(5), {"--module", "mpi", "-o", record}),
+             joined(quick_sweep("4K"), {"--load", c.pattern, "--load-ranks", "2-4", "--load-size", "1M", "--load-module",
+                                        c.module}));
+  const CommandResult r = run_command(argv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  H5File file(record);
+  EXPECT_EQ(file.text_attribute("/runs/0002/load", "pattern"), c.pattern);
+  EXPECT_EQ(file.text_attribute("/runs/0002/load", "module"), c.module);
+  EXPECT_EQ(file.text_attribute("/runs/0002/load", "victims"), "0,1");
+  const double bytes = file.number_attribute("/runs/0002/load", "moved_bytes");
+  const double seconds = file.number_attribute("/runs/0002/load", "moved_seconds");
+  const double cycles = bytes / c.bytes_per_cycle;
+  EXPECT_GE(cycles, 1) << bytes;
+  EXPECT_DOUBLE_EQ(cycles, std::round(cycles)) << "moved " << bytes << " B, not whole cycles of " << c.bytes_per_cycle;
+  EXPECT_GT(seconds, 0);
+  EXPECT_LT(bytes / seconds, 200e9) << "faster than this machine's memory";
+}
+
+constexpr double kMiB = 1 << 20;
+INSTANTIATE_TEST_SUITE_P(UnderLoad, LoadPatterns,
+                         ::testing::Values(ManyToMany{"incast", "mpi", 2 * 16 * kMiB}, ManyToMany{"incast", "tcp", 2 * 16 * kMiB},
+                                           ManyToMany{"alltoall", "mpi", 3 * 2 * 16 * kMiB},
+                                           ManyToMany{"alltoall", "tcp", 3 * 2 * 16 * kMiB}),
+                         [](const ::testing::TestParamInfo<ManyToMany>& info) {
+                           return info.param.pattern + "_" + info.param.module;
+                         });
+
 TEST(UnderLoad, BadLoadsAreRefusedInOneLineWithNothingWritten) {
   TempDir dir;
   const std::string record = dir.file("never.h5");
@@ -116,6 +159,10 @@ TEST(UnderLoad, BadLoadsAreRefusedInOneLineWithNothingWritten) {
       {{"--load", "stream", "--load-ranks", "1,2,3"}, "3 of the 4 ranks make load"},
       {{"--load", "bidir", "--load-ranks", "3"}, "cannot pair up"},
       {{"--load", "stream", "--load-ranks", "2,3", "--load-module", "memcpy"}, "measures each rank's own path"},
+      {{"--load", "alltoall", "--load-ranks", "3"}, "--load alltoall needs at least 2 load ranks"},
+      {{"--load", "incast", "--load-ranks", "2,3", "--load-module", "mpiRma"},
+       "--load incast: module mpiRma cannot make it (its senders write into the receiver's memory); it makes: stream, "
+       "bidir, alltoall"},
   };
   for (const auto& [load, says] : refused) {
     std::vector<std::string> argv = load_run(record, load);
