@@ -22,9 +22,12 @@ static void send_window(char *buffer, int bytes, int window, MPI_Request *reques
 
 static void receive_windows(char *buffer, int bytes, int window, int first, int last, MPI_Request *requests) {
   int ack = 1, posted = 0;
+  /* Each sender's window lands in its own part of the buffer, in every mode alike: the three touch
+     the same memory, so none is faster for a warmer cache. */
   for (int sender = first; sender <= last; ++sender)
     for (int i = 0; i < window; ++i, ++posted)
-      MPI_Irecv(buffer + (size_t)posted * bytes, bytes, MPI_BYTE, sender, kData, MPI_COMM_WORLD, &requests[posted]);
+      MPI_Irecv(buffer + ((size_t)(sender - 1) * window + i) * bytes, bytes, MPI_BYTE, sender, kData, MPI_COMM_WORLD,
+                &requests[posted]);
   MPI_Waitall(posted, requests, MPI_STATUSES_IGNORE);
   for (int sender = first; sender <= last; ++sender) MPI_Send(&ack, 1, MPI_INT, sender, kAck, MPI_COMM_WORLD);
 }

@@ -19,7 +19,8 @@ void declare_pairing(CLI::App& group, RunOptions& o, PairingText& text) {
   group.add_option("--sample", o.sample, "--pairs all: each rank measures K random partners instead of all N-1");
   group.add_option("--seed", text.seed, "--sample: seed of the random partners (default: drawn, and recorded)");
   group.add_option("--load", text.load.pattern, "Ranks of --load-ranks make traffic while the others measure, first "
-                   "alone, then under it: stream, bidir (the load ranks pair up as halves), incast, alltoall");
+                   "alone, then under it: stream, bidir (the load ranks pair up as halves), incast (every load rank "
+                   "to the first), alltoall (every load rank with every other)");
   group.add_option("--load-ranks", text.load.ranks, "--load: the ranks that make load, e.g. 0,1,4,5 or 4-7");
   group.add_option("--load-size", text.load_size, "--load: each load message (default 4M)");
   group.add_option("--load-module", text.load.module, "--load: the module that moves the load (default: the measured "
