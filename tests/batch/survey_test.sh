@@ -5,7 +5,8 @@
 # 2. a step that fails (an npgpu that refuses --pairs all, standing in for a broken path) is
 #    recorded and the survey goes on to the next steps, exiting 1;
 # 3. a rerun into the same folder repeats none of the finished steps and runs the failed one;
-# 4. the summary leads with a layer far below the one under it (a planted MPI setting);
+# 4. the summary leads with the load's impact where the report states one, and with a layer far
+#    below the one under it (a planted MPI setting); the load steps say why they cannot run here;
 # 5. a step over its budget is stopped, its finished sizes kept in an incomplete run.
 set -euo pipefail
 npgpu=$1 work=$2
@@ -52,9 +53,10 @@ for step in mpi-HH-pair-latency mpi-HH-pair-throughput tcp-pair-throughput plots
 done
 # With 2 ranks --pairs halves is the pair the throughput step measured: not measured again.
 expect_status "$folder" mpi-HH-halves "^not run: with 2 ranks --pairs halves is the pair 0:1"
-for step in h2d-alone d2h-together p2p-all mpi-DD-pair-latency cudaIpc-pair-throughput nccl-all; do
+for step in h2d-alone d2h-together p2p-all mpi-DD-pair-latency cudaIpc-pair-throughput nccl-all cudaIpc-under-cudaIpc-load; do
   expect_status "$folder" "$step" "^not run: no GPU"
 done
+expect_status "$folder" mpi-under-tcp-load "^not run: needs 2 nodes or more"
 # The summary opens with what limits the allocation (the report's findings: here one pair, its
 # matrix), before the list of steps.
 limits_line=$(grep -n "^What limits this allocation:" "$folder/summary.txt" | cut -d: -f1)
@@ -84,6 +86,23 @@ done
 expect_status "$folder" mpi-HH-all "^done"
 /usr/bin/python3 "$root/tests/batch/check_record.py" "$folder/survey.h5" --runs 4 --modules mpi,mpi,tcp,mpi ||
   fail "after the rerun the record is not the three runs plus the all-pairs one"
+
+# 3b. The summary leads with the load's impact where the report states one (its load lines): an
+#     npgpu whose report adds such a line stands in for a survey whose load steps ran.
+cat >"$work/npgpu-loaded-report" <<SH
+#!/bin/sh
+if [ "\$1 \$2" = "report --json" ]; then
+  "$npgpu" "\$@" | /usr/bin/python3 -c 'import json, sys; r = json.load(sys.stdin); r["load"] = [{"lines": ["victims across the split: 8 B one-way x6.2 under load"]}]; print(json.dumps(r))'
+  exit
+fi
+exec "$npgpu" "\$@"
+SH
+chmod +x "$work/npgpu-loaded-report"
+"$survey" --npgpu "$work/npgpu-loaded-report" "${options[@]}" >"$work/loaded.out" 2>&1 ||
+  fail "the survey with a loaded report failed: $(tail -n 5 "$work/loaded.out")"
+limits_line=$(grep -n "^What limits this allocation:" "$folder/summary.txt" | cut -d: -f1)
+sed -n "$((limits_line + 1))p" "$folder/summary.txt" | grep -q "^  victims across the split: 8 B one-way x6.2 under load$" ||
+  fail "the summary does not lead with the load's impact: $(cat "$folder/summary.txt")"
 
 # 4. The summary leads with a layer far below the one under it: MPI over its TCP transport with its
 #    socket buffers planted at 4 KiB keeps about a tenth of what raw TCP moves between the same pair.
