@@ -160,6 +160,8 @@ TEST(UnderLoad, BadLoadsAreRefusedInOneLineWithNothingWritten) {
       {{"--load", "bidir", "--load-ranks", "3"}, "cannot pair up"},
       {{"--load", "stream", "--load-ranks", "2,3", "--load-module", "memcpy"}, "measures each rank's own path"},
       {{"--load", "alltoall", "--load-ranks", "3"}, "--load alltoall needs at least 2 load ranks"},
+      // Refused by the victims' own run, after the load is set up: the load ends without starting.
+      {{"--load", "stream", "--load-ranks", "2,3", "--pairs", "all", "--sample", "3"}, "--sample 3: each rank has 1 partners"},
       {{"--load", "incast", "--load-ranks", "2,3", "--load-module", "mpiRma"},
        "--load incast: module mpiRma cannot make it (its senders write into the receiver's memory); it makes: stream, "
        "bidir, alltoall"},
