@@ -257,7 +257,7 @@ int load_side(RunOptions options, const LoadPlan& load, const Team& team, RunGua
   // The options on the command line are the measured module's; another load module takes its defaults.
   if (load.module != options.module) options.module_options = default_module_options(entry.info);
   options.module = load.module;
-  options.pattern = load_cycle(load).pattern;
+  options.pattern = pair_pattern(load.pattern);
   options.schedule.upper = load.bytes;
   const RankPairing pairing = load_pairing(load);
   const std::unique_ptr<Module> module = entry.make();
@@ -277,8 +277,7 @@ void check_load_module(const LoadPlan& load) {
                      load.module + " measures each rank's own path");
   const auto makes = [&module](LoadPattern pattern) {
     if (pattern == LoadPattern::incast && !module.shares_a_receiver) return false;
-    const Pattern moves = load_cycle({pattern, {0, 1}, 1, "", 2}).pattern;
-    return std::find(module.patterns.begin(), module.patterns.end(), moves) != module.patterns.end();
+    return std::find(module.patterns.begin(), module.patterns.end(), pair_pattern(pattern)) != module.patterns.end();
   };
   if (makes(load.pattern)) return;
   std::string can;

@@ -98,9 +98,14 @@ std::string victims_pairs(const std::string& pairs, const LoadPlan& load) {
   return mapped;
 }
 
+Pattern pair_pattern(LoadPattern pattern) {
+  return pattern == LoadPattern::bidir || pattern == LoadPattern::alltoall ? Pattern::bidir : Pattern::stream;
+}
+
 LoadCycle load_cycle(const LoadPlan& load) {
   const int count = static_cast<int>(load.ranks.size());
   LoadCycle cycle;
+  cycle.pattern = pair_pattern(load.pattern);
   const auto pair = [](std::vector<Peers>& round, int first, int second) {
     round[static_cast<std::size_t>(first)].to = second;
     round[static_cast<std::size_t>(second)].from = first;
@@ -108,7 +113,6 @@ LoadCycle load_cycle(const LoadPlan& load) {
   switch (load.pattern) {
     case LoadPattern::stream:
     case LoadPattern::bidir: {
-      cycle.pattern = load.pattern == LoadPattern::bidir ? Pattern::bidir : Pattern::stream;
       std::vector<Peers>& round = cycle.rounds.emplace_back(static_cast<std::size_t>(count));
       for (int i = 0; i < count / 2; ++i) pair(round, i, i + count / 2);
       break;
@@ -119,7 +123,6 @@ LoadCycle load_cycle(const LoadPlan& load) {
     case LoadPattern::alltoall: {
       // The circle method: seat `seats` (the count made even; an odd count's extra seat is a bye),
       // hold the last seat and turn the others one place each round.
-      cycle.pattern = Pattern::bidir;
       cycle.barrier_between_rounds = true;
       const int seats = count + count % 2, turning = seats - 1;
       for (int r = 0; r < turning; ++r) {

@@ -84,6 +84,9 @@ struct LoadCycle {
 };
 LoadCycle load_cycle(const LoadPlan& load);
 
+// The pattern each load pair moves: bidir for bidir and alltoall, stream for stream and incast.
+Pattern pair_pattern(LoadPattern pattern);
+
 // Pair windows a cycle moves: the load's bytes are this x one window of the cycle's pattern.
 int windows_per_cycle(const LoadCycle& cycle);
 
