@@ -120,12 +120,25 @@ std::string class_words(const std::vector<std::string>& shares, const std::optio
 
 // "8 B one-way x6.20 under load (99th percentile x14.0), 1 MiB x3.10": the median over the class's
 // paths at each size where one of them lies beyond the noise; else the range of its factors.
+// "x2.0", or "x1.5 to x2.0" where they differ as the report writes them.
+std::string factor_range(const std::vector<double>& factors) {
+  const auto [low, high] = std::minmax_element(factors.begin(), factors.end());
+  return factor_text(*low) + (factor_text(*low) == factor_text(*high) ? "" : " to " + factor_text(*high));
+}
+
+// Each size told by name where a few are beyond the noise; a range of sizes and factors where many
+// are (a curve's sweep has dozens).
+constexpr std::size_t kSizesNamed = 3;
+
 std::string class_impact(const ShareClass& c) {
   std::map<double, std::vector<const ImpactAtSize*>> by_size;
   for (const VictimImpact* victim : c.victims)
     for (const ImpactAtSize& size : victim->sizes) by_size[size.bytes].push_back(&size);
-  std::string text;
-  double low = INFINITY, high = 0;
+  struct Told {
+    double bytes, factor, tail;  // tail: NaN where not measured
+  };
+  std::vector<Told> told;
+  std::vector<double> every;
   for (const auto& [bytes, sizes] : by_size) {
     std::vector<double> factors, tails;
     bool beyond = false;
@@ -133,16 +146,27 @@ std::string class_impact(const ShareClass& c) {
       factors.push_back(size->impact);
       if (std::isfinite(size->impact_p99)) tails.push_back(size->impact_p99);
       beyond = beyond || size->beyond_noise;
-      low = std::min(low, size->impact);
-      high = std::max(high, size->impact);
+      every.push_back(size->impact);
     }
-    if (!beyond) continue;
-    text += (text.empty() ? "" : ", ") + size_text(bytes) + " one-way " + factor_text(median_of(factors)) +
-            (text.empty() ? " under load" : "");
-    if (!tails.empty()) text += " (99th percentile " + factor_text(median_of(tails)) + ")";
+    if (beyond) told.push_back({bytes, median_of(factors), tails.empty() ? std::nan("") : median_of(tails)});
   }
-  if (!text.empty()) return text;
-  return factor_text(low) + (factor_text(low) == factor_text(high) ? "" : " to " + factor_text(high)) + ", within the noise";
+  if (told.empty()) return factor_range(every) + ", within the noise";
+  std::vector<double> factors, tails;
+  for (const Told& size : told) {
+    factors.push_back(size.factor);
+    if (std::isfinite(size.tail)) tails.push_back(size.tail);
+  }
+  if (told.size() > kSizesNamed)
+    return size_text(told.front().bytes) + " to " + size_text(told.back().bytes) + " one-way " + factor_range(factors) +
+           " under load" + (tails.empty() ? "" : " (99th percentile " + factor_range(tails) + ")") + ", at " +
+           std::to_string(told.size()) + " sizes";
+  std::string text;
+  for (const Told& size : told) {
+    text += (text.empty() ? "" : ", ") + size_text(size.bytes) + " one-way " + factor_text(size.factor) +
+            (text.empty() ? " under load" : "");
+    if (std::isfinite(size.tail)) text += " (99th percentile " + factor_text(size.tail) + ")";
+  }
+  return text;
 }
 
 }  // namespace
@@ -234,29 +258,42 @@ std::vector<std::string> impact_lines(const std::vector<VictimImpact>& victims, 
   return {line};
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> load_twins(const std::vector<RunData>& runs) {
+  std::vector<std::pair<std::size_t, std::size_t>> twins;
+  for (std::size_t l = 0; l < runs.size(); ++l) {
+    const RunData& loaded = runs[l];
+    if (loaded.load != "loaded" || !loaded.load_facts || loaded.status != RunStatus::complete) continue;
+    for (std::size_t i = l; i-- > 0;) {
+      const RunData& isolated = runs[i];
+      if (isolated.load != "isolated" || isolated.file != loaded.file ||
+          run_label(isolated, "load") != run_label(loaded, "load"))
+        continue;
+      if (isolated.status == RunStatus::complete && isolated.load_facts) twins.emplace_back(i, l);
+      break;
+    }
+  }
+  return twins;
+}
+
 std::vector<LoadImpact> load_impacts(const std::vector<RunData>& runs) {
   std::vector<LoadImpact> impacts;
-  for (const RunData& isolated : runs)
-    for (const RunData& loaded : runs) {
-      if (isolated.load != "isolated" || loaded.load != "loaded" || isolated.file != loaded.file ||
-          isolated.status != RunStatus::complete || loaded.status != RunStatus::complete || !loaded.load_facts ||
-          !isolated.load_facts || run_label(isolated, "load") != run_label(loaded, "load"))
-        continue;
-      const LoadData& load = *loaded.load_facts;
-      LoadImpact impact{run_name(isolated), run_name(loaded), load.pattern, load.module, load.ranks, load.bytes,
-                        load.moved_seconds > 0 ? load.moved_bytes / load.moved_seconds : 0, {}, {}};
-      impact.victims = victim_impacts(victim_paths(isolated), victim_paths(loaded), loaded.matrix.has_value());
-      // The groups the victims' matrix finds, under the load or else alone, at its first stream size.
-      std::vector<MatrixSplit> splits = host_splits(loaded);
-      if (splits.empty()) splits = host_splits(isolated);
-      const std::optional<HostSplit> split = splits.empty() ? std::nullopt : std::optional<HostSplit>(splits.front().split);
-      std::vector<std::string> load_hosts;
-      for (int rank : load.ranks)
-        if (static_cast<std::size_t>(rank) < load.hosts.size()) load_hosts.push_back(load.hosts[static_cast<std::size_t>(rank)]);
-      for (VictimImpact& victim : impact.victims) victim.shares = shares_with_load(victim.hosts, load_hosts, split);
-      impact.lines = impact_lines(impact.victims, split);
-      impacts.push_back(std::move(impact));
-    }
+  for (const auto& [i, l] : load_twins(runs)) {
+    const RunData &isolated = runs[i], &loaded = runs[l];
+    const LoadData& load = *loaded.load_facts;
+    LoadImpact impact{run_name(isolated), run_name(loaded), load.pattern, load.module, load.ranks, load.bytes,
+                      load.moved_seconds > 0 ? load.moved_bytes / load.moved_seconds : 0, {}, {}};
+    impact.victims = victim_impacts(victim_paths(isolated), victim_paths(loaded), loaded.matrix.has_value());
+    // The groups the victims' matrix finds, under the load or else alone, at its first stream size.
+    std::vector<MatrixSplit> splits = host_splits(loaded);
+    if (splits.empty()) splits = host_splits(isolated);
+    const std::optional<HostSplit> split = splits.empty() ? std::nullopt : std::optional<HostSplit>(splits.front().split);
+    std::vector<std::string> load_hosts;
+    for (int rank : load.ranks)
+      if (static_cast<std::size_t>(rank) < load.hosts.size()) load_hosts.push_back(load.hosts[static_cast<std::size_t>(rank)]);
+    for (VictimImpact& victim : impact.victims) victim.shares = shares_with_load(victim.hosts, load_hosts, split);
+    impact.lines = impact_lines(impact.victims, split);
+    impacts.push_back(std::move(impact));
+  }
   return impacts;
 }
 

@@ -63,7 +63,12 @@ std::vector<std::string> shares_with_load(const std::vector<std::string>& path_h
 // or "no impact within the noise (x0.97 to x1.04)".
 std::vector<std::string> impact_lines(const std::vector<VictimImpact>& victims, const std::optional<HostSplit>& split);
 
-// Every isolated run with its loaded twin (same file, same label, both complete), answered.
+// Each loaded run with its isolated twin, by index into `runs`: the isolated run of the same file and
+// label read last before it, both complete. Launches repeated into one record pair launch by
+// launch, never one launch's loaded run with another's isolated run.
+std::vector<std::pair<std::size_t, std::size_t>> load_twins(const std::vector<RunData>& runs);
+
+// Every loaded run against its isolated twin, answered.
 std::vector<LoadImpact> load_impacts(const std::vector<RunData>& runs);
 
 }  // namespace npgpu

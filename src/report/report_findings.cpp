@@ -10,6 +10,7 @@
 #include <set>
 
 #include "report/host_groups.hpp"
+#include "report/load_impact.hpp"
 #include "npgpu/pairing.hpp"
 #include "report/report.hpp"
 #include "npgpu/sizes.hpp"
@@ -292,10 +293,10 @@ std::vector<Finding> cross_run_findings(const std::vector<RunData>& runs, const 
       if (!compared.count(h) && runs[h].pairing == PairingMode::halves && runs[h].concurrency == "together" && runs[a].matrix &&
           runs[h].status == RunStatus::complete && runs[a].status == RunStatus::complete && !runs[h].curves.empty())
         if (std::optional<Finding> finding = halves_against_matrix(runs[h], runs[a])) findings.push_back(*finding);
-  for_each_contrast(runs, "load", "isolated", "loaded", [&](std::size_t isolated, std::size_t loaded) {
-    findings.push_back(contrast("under_load", "load", runs[isolated], reports[isolated], runs[loaded], reports[loaded],
-                                "under the load", "the same path alone", ""));
-  });
+  for (const auto& [isolated, loaded] : load_twins(runs))
+    if (!runs[isolated].curves.empty() && !runs[loaded].curves.empty())
+      findings.push_back(contrast("under_load", "load", runs[isolated], reports[isolated], runs[loaded], reports[loaded],
+                                  "under the load", "the same path alone", ""));
   for_each_contrast(runs, "memory", "pinned", "pageable", [&](std::size_t pinned, std::size_t pageable) {
     findings.push_back(contrast("pageable_vs_pinned", "memory", runs[pinned], reports[pinned], runs[pageable], reports[pageable],
                                 "pageable host memory", "pinned memory",

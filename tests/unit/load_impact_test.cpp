@@ -109,5 +109,40 @@ TEST(LoadImpact, NoImpactIsAnAnswer) {
   EXPECT_EQ(impact_lines(victims, kSplit), std::vector<std::string>{"no impact within the noise (x1.00 to x1.03)"});
 }
 
+// A curve's sweep has dozens of sizes: beyond a few, the answer gives their range, not each.
+TEST(LoadImpact, ManySizesAreToldAsARange) {
+  VictimImpact victim{"rank 0 -> rank 1", {0, 1}, {"h1"}, {"host"}, {}};
+  for (int k = 0; k < 10; ++k)
+    victim.sizes.push_back({std::ldexp(1, k), 1e-6, (30 + k) * 1e-6, 30.0 + k, 20.0 + k, true});
+  EXPECT_EQ(impact_lines({victim}, std::nullopt),
+            std::vector<std::string>{"victims on the load's hosts: 1 B to 512 B one-way x30.0 to x39.0 under load "
+                                     "(99th percentile x20.0 to x29.0), at 10 sizes: the load's hosts are what they "
+                                     "share (their network link, memory or GPUs)"});
+}
+
+RunData under_load_run(const std::string& role, const std::string& group) {
+  RunData run;
+  run.file = "load.h5";
+  run.group = group;
+  run.module = "cudaIpc";
+  run.load = role;
+  run.load_facts = LoadData{};
+  return run;
+}
+
+// Three launches of one command into one record: each loaded run against its own launch's
+// isolated run, not against the others' (which would answer each launch three times).
+TEST(LoadImpact, EachLoadedRunMeetsTheIsolatedRunOfItsOwnLaunch) {
+  std::vector<RunData> runs;
+  for (int launch = 0; launch < 3; ++launch) {
+    runs.push_back(under_load_run("isolated", "/runs/000" + std::to_string(2 * launch + 1)));
+    runs.push_back(under_load_run("loaded", "/runs/000" + std::to_string(2 * launch + 2)));
+  }
+  using Twins = std::vector<std::pair<std::size_t, std::size_t>>;
+  EXPECT_EQ(load_twins(runs), (Twins{{0, 1}, {2, 3}, {4, 5}}));
+  runs[2].status = RunStatus::incomplete;  // the second launch's isolated run was cut short
+  EXPECT_EQ(load_twins(runs), (Twins{{0, 1}, {4, 5}}));
+}
+
 }  // namespace
 }  // namespace npgpu
