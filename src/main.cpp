@@ -340,6 +340,7 @@ int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard) {
 
 int measure(ParsedCommand command, const Team& team, RunGuard& guard, const UnderLoad* under_load) {
   const int ranks_here = ranks_on_this_host(team);
+  if (under_load != nullptr && !under_load->loaded) command.options.runs_to_follow = 1;  // the loaded run's time left too
   // A seed drawn once, on rank 0, so that every rank samples the same partners; recorded.
   if (!command.options.seed) command.options.seed = team.broadcast(std::random_device{}());
   Plan plan;

@@ -71,6 +71,9 @@ struct RunOptions {
   std::optional<LoadText> load;
   bool gpus_in_turn = false;  // under load: node-local ranks beyond the node's GPUs take them in turn
   bool tail = false;          // under load: each small pingpong size's 99th percentile, message by message
+  // Runs of the same sweeps this launch makes after this one (--load's isolated run: the loaded
+  // run), for the time left; not an option of the command line.
+  std::uint64_t runs_to_follow = 0;
 };
 
 // What a module sees of the run (its host's last-level cache read here).

@@ -32,11 +32,13 @@ class CurveSweep {
     const std::size_t sweeps = groups_.size() * variants.size();
     progress_.total = sweeps * record_.schedule.size();
     std::size_t sweep = 0;
+    // The runs to follow make the same sweeps again: as many more sweeps after each.
+    const std::size_t sweeps_to_follow = sweeps * options_.runs_to_follow;
     for (const Group& group : groups_)
       for (std::size_t v = 0; v < variants.size(); ++v, ++sweep) {
         module_.select_variant(v);
         steps_.select_peers(group);
-        sweep_sizes(group, variants[v], sweeps - sweep - 1);
+        sweep_sizes(group, variants[v], sweeps - sweep - 1 + sweeps_to_follow);
       }
   }
 

@@ -49,8 +49,10 @@ class MatrixSweep {
         mine.wall_seconds = steps_.clock().now() - size_started;
         ++progress_.done;
         collect_cells(group, mine, index, [&] {
+          // The cells left at the pace so far, and the runs to follow as many again.
           const double per_cell = (steps_.clock().now() - started) / static_cast<double>(progress_.done);
-          progress_.seconds_left = per_cell * static_cast<double>(progress_.total - progress_.done);
+          const std::size_t cells = progress_.total * (1 + options_.runs_to_follow);
+          progress_.seconds_left = per_cell * static_cast<double>(cells - progress_.done);
           for (Reporter* reporter : reporters_) reporter->matrix_cells_done(record_, group.shift, index, progress_);
         });
       }
