@@ -23,7 +23,7 @@ inline std::string progress_text(const Progress& progress) {
 inline std::string time_left(const Progress& progress) {
   const std::string left = "~" + format_seconds(progress.seconds_left) + " left";
   if (progress.done < progress.total) return left;
-  if (progress.measured_again == 0) return "done";
+  if (progress.measured_again == 0) return progress.seconds_left > 0 ? left : "done";  // > 0: a run to follow
   return left + ": " + std::to_string(progress.measured_again) + " sizes measured again";
 }
 
