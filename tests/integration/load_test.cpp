@@ -22,6 +22,18 @@ std::vector<std::string> load_run(const std::string& record, const std::vector<s
   return joined(joined(mpirun_npgpu(4), {"--module", "mpi", "-o", record}), joined(quick_sweep("4K"), load));
 }
 
+// The seconds of a console line's "~1.13 s left".
+double seconds_left_in(const std::string& line) {
+  const std::size_t at = line.find('~');
+  if (at == std::string::npos) return 0;
+  std::istringstream text(line.substr(at + 1));
+  double value = 0;
+  std::string unit;
+  text >> value >> unit;
+  const std::map<std::string, double> units{{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"min", 60}};
+  return value * units.at(unit);
+}
+
 TEST(UnderLoad, VictimsMeasureAloneThenUnderTheLoadIntoTwoRunsOfOneRecord) {
   TempDir dir;
   const std::string record = dir.file("load.h5");
@@ -59,6 +71,20 @@ TEST(UnderLoad, VictimsMeasureAloneThenUnderTheLoadIntoTwoRunsOfOneRecord) {
   bool compared = false;
   for (const nlohmann::json& finding : answer["findings"]) compared = compared || finding["kind"] == "under_load";
   EXPECT_TRUE(compared) << report.out;
+
+  std::vector<std::string> last_sizes;  // each run's last progress line, before its record line
+  std::string last;
+  for (const std::string& line : lines_of(r.out)) {
+    if (line.rfind("[", 0) == 0) last = line;
+    if (line.find("  record: ") == 0 && !last.empty()) last_sizes.push_back(std::exchange(last, ""));
+  }
+  ASSERT_EQ(last_sizes.size(), 2u) << r.out;
+  // At its last size the isolated run has the loaded run still to come, counted as long as itself.
+  double isolated = 0;
+  for (double seconds : file.doubles("/runs/0001/curves/rank0/wall_seconds")) isolated += seconds;
+  EXPECT_GE(seconds_left_in(last_sizes[0]), 0.9 * isolated) << last_sizes[0];
+  EXPECT_TRUE(last_sizes[1].find("done") != std::string::npos || last_sizes[1].find("measured again") != std::string::npos)
+      << last_sizes[1];
 }
 
 // The command line's options are the measured module's (mpi's --buffers ...); a load module of
@@ -150,38 +176,6 @@ INSTANTIATE_TEST_SUITE_P(UnderLoad, LoadPatterns,
                          [](const ::testing::TestParamInfo<ManyToMany>& info) {
                            return info.param.pattern + "_" + info.param.module;
                          });
-
-// The seconds of a console line's "~1.13 s left".
-double seconds_left_in(const std::string& line) {
-  const std::size_t at = line.find('~');
-  if (at == std::string::npos) return 0;
-  std::istringstream text(line.substr(at + 1));
-  double value = 0;
-  std::string unit;
-  text >> value >> unit;
-  const std::map<std::string, double> units{{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"min", 60}};
-  return value * units.at(unit);
-}
-
-TEST(UnderLoad, TheIsolatedRunsTimeLeftCountsTheLoadedRunToFollow) {
-  TempDir dir;
-  const std::string record = dir.file("load.h5");
-  const CommandResult r = run_command(load_run(record, {"--load", "stream", "--load-ranks", "0,2", "--load-size", "1M"}));
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::vector<std::string> last_sizes;  // each run's last progress line, before its record line
-  std::string last;
-  for (const std::string& line : lines_of(r.out)) {
-    if (line.rfind("[", 0) == 0) last = line;
-    if (line.find("  record: ") == 0 && !last.empty()) last_sizes.push_back(std::exchange(last, ""));
-  }
-  ASSERT_EQ(last_sizes.size(), 2u) << r.out;
-  // At its last size the isolated run has the loaded run still to come, counted as long as itself.
-  double isolated = 0;
-  for (double seconds : H5File(record).doubles("/runs/0001/curves/rank0/wall_seconds")) isolated += seconds;
-  EXPECT_GE(seconds_left_in(last_sizes[0]), 0.9 * isolated) << last_sizes[0];
-  EXPECT_TRUE(last_sizes[1].find("done") != std::string::npos || last_sizes[1].find("measured again") != std::string::npos)
-      << last_sizes[1];
-}
 
 TEST(UnderLoad, BadLoadsAreRefusedInOneLineWithNothingWritten) {
   TempDir dir;
