@@ -46,10 +46,10 @@ std::vector<Matched> matched_sizes(const PathFigures& measured, const PathFigure
 }
 
 // The ratio under which a size falls short, given the noise the figures and their neighbours show.
-double bound_of(const Matched& size, double scatter) {
+double bound_of(const Matched& size, double scatter, double least_loss = kLeastLoss) {
   const double noise = std::sqrt(size.measured.spread * size.measured.spread +
                                  size.reference.spread * size.reference.spread + scatter * scatter);
-  return std::exp(-std::max(std::log(kLeastLoss), kNoiseWidths * noise));
+  return std::exp(-std::max(std::log(least_loss), kNoiseWidths * noise));
 }
 
 Shortfall shortfall_of(const std::string& run, const PathFigures& path, const Matched& size, double bound) {
@@ -151,7 +151,7 @@ SizeFigure figure_of_records(double bytes, const std::vector<double>& rates) {
 }
 
 std::vector<Shortfall> curve_shortfalls(const std::string& run, const PathFigures& measured,
-                                        const PathFigures& reference, std::size_t in_a_row) {
+                                        const PathFigures& reference, std::size_t in_a_row, double least_loss) {
   const std::vector<Matched> sizes = matched_sizes(measured, reference);
   std::vector<double> log_ratios;
   for (const Matched& size : sizes) log_ratios.push_back(size.log_ratio);
@@ -162,7 +162,7 @@ std::vector<Shortfall> curve_shortfalls(const std::string& run, const PathFigure
     row.clear();
   };
   for (const Matched& size : sizes) {
-    const double bound = bound_of(size, scatter);
+    const double bound = bound_of(size, scatter, least_loss);
     if (size.measured.rate < bound * size.reference.rate)
       row.push_back(shortfall_of(run, measured, size, bound));
     else

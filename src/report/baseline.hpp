@@ -46,6 +46,13 @@ struct Shortfall {
 
 // A loss smaller than this factor is never told, however quiet both records are.
 inline constexpr double kLeastLoss = 1.1;
+// ... nor, on a curve judged against one other launch, one smaller than this: a launch sets the
+// level of a path's small sizes for its whole run (the cores its ranks landed on, what their caches
+// hold), which no record of one launch shows. 10 healthy launches of mpi over TCP on this project's
+// quiet 2-core machine differed so by up to x0.63 over rows of 9 sizes and more under 1 KiB (x0.84
+// above; 90 ordered pairs); a path at half its rate is still told. A fleet reference knows how its
+// launches differ and keeps kLeastLoss (docs/ARCHITECTURE.md, "Against a reference").
+inline constexpr double kLeastLossAgainstOneLaunch = 1.8;
 // A size falls short where the log of its ratio lies this many noise widths under 0 ...
 inline constexpr double kNoiseWidths = 3;
 // ... and, on a curve, in a row of at least this many sizes that do (three of NetPIPE's size
@@ -58,8 +65,10 @@ inline constexpr std::size_t kSizesInARow = 9;
 // The sizes of a curve that fall short of the same sizes of its reference.
 // `in_a_row`: a run under load judges its few sizes (--sizes 8) against its own isolated run, each
 // one alone where the curve has fewer sizes than a row.
+// `least_loss`: kLeastLossAgainstOneLaunch where the reference is one other launch.
 std::vector<Shortfall> curve_shortfalls(const std::string& run, const PathFigures& measured,
-                                        const PathFigures& reference, std::size_t in_a_row = kSizesInARow);
+                                        const PathFigures& reference, std::size_t in_a_row = kSizesInARow,
+                                        double least_loss = kLeastLoss);
 // The cells of a matrix that fall short of theirs, size by size; `reference` index for index with
 // `measured`. A cell counts only beside another short cell of one of its hosts at that size (its
 // reverse, or another link of that host): noise seldom strikes two links of one host in one launch,

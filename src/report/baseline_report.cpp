@@ -87,7 +87,8 @@ void judge_against_run(const RunData& run, const RunData& ref, BaselineRun& entr
     for (const CurveData& reference_curve : ref.curves)
       if (reference_curve.name == curve.name) {
         compared.push_back(curve_figures(curve));
-        for (Shortfall& s : curve_shortfalls(entry.run, compared.back(), curve_figures(reference_curve)))
+        for (Shortfall& s : curve_shortfalls(entry.run, compared.back(), curve_figures(reference_curve), kSizesInARow,
+                                             kLeastLossAgainstOneLaunch))
           report.shortfalls.push_back(std::move(s));
       }
   if (!run.matrix || !ref.matrix || run.matrix->rank_host != ref.matrix->rank_host) return;
@@ -144,7 +145,11 @@ PathFigures curve_figures(const CurveData& curve) {
   }
   for (std::size_t i = 0; i < curve.bytes.size() && i < curve.trial_seconds.size(); ++i) {
     std::vector<double> rates;
+    // The trials measured again after the sweep count too: a size the machine slowed for a moment
+    // in the sweep is judged by what it gave measured again (break_checks.hpp).
     for (double t : curve.trial_seconds[i]) rates.push_back(curve.bytes_per_transfer[i] / t);
+    if (i < curve.rechecked.size())
+      for (double t : curve.rechecked[i]) rates.push_back(curve.bytes_per_transfer[i] / t);
     path.sizes.push_back(figure_of_trials(curve.bytes[i], rates));
   }
   return path;
@@ -250,7 +255,9 @@ FleetReference fold_fleet(const std::vector<RunData>& runs, std::vector<std::str
 
 std::string baseline_text(const BaselineReport& report) {
   std::string out = "\nAgainst the " + std::string(report.fleet ? "fleet reference " : "reference ") + report.reference +
-                    " (a shortfall: a size under the reference beyond what both records' noise explains)\n";
+                    " (a shortfall: a size under the reference beyond what both records' noise explains" +
+                    (report.fleet ? "" : "; a curve's, by " + ratio_text(1 / kLeastLossAgainstOneLaunch) +
+                                             " at least, since one launch cannot show how launches differ") + ")\n";
   for (const BaselineRun& run : report.runs) {
     std::size_t count = 0;
     const Shortfall* worst = nullptr;

@@ -175,6 +175,17 @@ std::vector<double> fastest_trials(const CurveData& curve) {
   return fastest;
 }
 
+std::vector<std::size_t> slower_than_a_larger_size(std::span<const double> fastest) {
+  std::vector<std::size_t> slower;
+  double least_after = INFINITY;
+  for (std::size_t i = fastest.size(); i-- > 0;) {
+    if (fastest[i] > kLeastSlower * least_after) slower.push_back(i);
+    if (fastest[i] > 0) least_after = std::min(least_after, fastest[i]);
+  }
+  std::reverse(slower.begin(), slower.end());
+  return slower;
+}
+
 std::vector<std::size_t> sizes_to_measure_again(std::span<const double> bytes, std::span<const double> seconds,
                                                 std::span<const std::vector<double>> trials,
                                                 std::span<const SettingSides> settings) {
@@ -183,6 +194,7 @@ std::vector<std::size_t> sizes_to_measure_again(std::span<const double> bytes, s
   std::set<std::size_t> sizes;
   for (const BreakCandidate& candidate : break_candidates(bytes, levels, find_pieces(bytes, levels), settings))
     for (std::size_t index : recheck_indices(candidate.cut, bytes, levels.fastest, candidate.setting)) sizes.insert(index);
+  for (std::size_t index : slower_than_a_larger_size(levels.fastest)) sizes.insert(index);
   return {sizes.begin(), sizes.end()};
 }
 

@@ -78,8 +78,18 @@ bool told_by_setting(const CurveBreak& cut);
 // Each size's fastest trial, as analyse_hockney has them (a size without trials: its one time).
 std::vector<double> fastest_trials(const CurveData& curve);
 
+// The sizes whose fastest trial took kLeastSlower times as long as a larger size's did (indices,
+// ascending). Over one path fewer bytes take no longer, unless the protocol or the machine changed
+// between the two: measured again, a moment of the machine falls back onto the curve (another
+// process on CI's two cores for half a second: mpi over TCP from 1 to 27 B, 13 sizes in a row, at
+// a third of a reference launch's rate), and a path truly slower at small sizes (a delayed
+// acknowledgement, an eager limit set low) stays slow. The baseline judges a size by its trials of
+// both.
+inline constexpr double kLeastSlower = 1.1;
+std::vector<std::size_t> slower_than_a_larger_size(std::span<const double> fastest);
+
 // The sizes of a curve to measure again after its sweep: those of recheck_indices for every
-// break_candidates gives, ascending.
+// break_candidates gives, and those slower_than_a_larger_size, ascending.
 std::vector<std::size_t> sizes_to_measure_again(std::span<const double> bytes, std::span<const double> seconds,
                                                 std::span<const std::vector<double>> trials,
                                                 std::span<const SettingSides> settings);

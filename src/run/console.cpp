@@ -234,7 +234,8 @@ void ConsoleReporter::print_measured_again(const RunRecord& r) {
   for (const Curve& curve : r.curves) sizes.insert(curve.recheck_bytes.begin(), curve.recheck_bytes.end());
   std::string list;
   for (std::uint64_t bytes : sizes) list += (list.empty() ? "" : ", ") + format_bytes(bytes);
-  std::fprintf(out_, "  measured again in turn after the sweep, around its breaks and the sizes its settings switch at: "
+  std::fprintf(out_, "  measured again in turn after the sweep, around its breaks, the sizes its settings switch at and those "
+               "slower than a larger size: "
                "%s, %zu trials each; npgpu report tells the breaks that repeated\n", list.c_str(), measured->recheck_bytes.size() / first.size());
 }
 

@@ -181,6 +181,30 @@ TEST(Baseline, ARunIsJudgedByTheRunOfItsHostsAndRefusedOtherwise) {
   EXPECT_THROW(judge_against({other_kind}, reference), UsageError);
 }
 
+// One launch cannot show how launches differ: a whole curve at x0.63 of another launch is a level
+// healthy launches here differed by, and is not told against that launch alone; a fleet of two
+// launches that agree tells it. Half the rate is told either way.
+TEST(Baseline, AgainstOneLaunchALevelHealthyLaunchesDifferByIsNotTold) {
+  const Reference one_launch{"ref.h5", {pair_run("ref.h5", {"a", "b"})}, std::nullopt};
+  EXPECT_TRUE(judge_against({pair_run("new.h5", {"a", "b"}, 0.63)}, one_launch).shortfalls.empty());
+  EXPECT_FALSE(judge_against({pair_run("new.h5", {"a", "b"}, 0.5)}, one_launch).shortfalls.empty());
+  std::vector<std::string> left_out;
+  const FleetReference two = fold_fleet({pair_run("n1.h5", {"n1", "n2"}), pair_run("n3.h5", {"n3", "n4"})}, left_out);
+  EXPECT_FALSE(judge_against({pair_run("n5.h5", {"n5", "n6"}, 0.63)}, {"fleet.h5", {}, two}).shortfalls.empty());
+}
+
+// A size the sweep measured slow and measured again at its rate is judged by its trials then: the
+// machine slowed it for a moment, not the path.
+TEST(Baseline, ASizeMeasuredAgainIsJudgedByItsTrialsThenToo) {
+  const Reference reference{"ref.h5", {pair_run("ref.h5", {"a", "b"})}, std::nullopt};
+  RunData slowed = pair_run("new.h5", {"a", "b"}, 0.3);
+  ASSERT_FALSE(judge_against({slowed}, reference).shortfalls.empty());
+  CurveData& curve = slowed.curves.front();
+  for (std::size_t i = 0; i < curve.trial_seconds.size(); ++i)
+    curve.rechecked.push_back({curve.trial_seconds[i].front() * 0.3, curve.trial_seconds[i].back() * 0.3});
+  EXPECT_TRUE(judge_against({slowed}, reference).shortfalls.empty());
+}
+
 TEST(Baseline, AFleetJudgesByHardwareNotByName) {
   std::vector<std::string> left_out;
   const FleetReference fleet = fold_fleet({pair_run("n1.h5", {"n1", "n2"}), pair_run("n3.h5", {"n3", "n4"})}, left_out);

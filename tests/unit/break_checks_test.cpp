@@ -4,6 +4,7 @@
 // and still so when the sizes are measured again) does not, and is withdrawn, seed after seed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "report/break_checks.hpp"
@@ -43,6 +44,24 @@ std::vector<double> fastest(const SyntheticCurve& c) { return size_levels(c.byte
 // The sizes the driver measures again for the curve's breaks, with the path's `settings`.
 std::vector<std::size_t> sizes_to_recheck(const SyntheticCurve& c, std::span<const SettingSides> settings = {}) {
   return sizes_to_measure_again(c.bytes, c.seconds, c.trials, settings);
+}
+
+// A stretch of sizes slower than the sizes after it (the machine slowed them for a moment) is
+// measured again, those sizes and no other; a healthy curve, whose time grows with the size, has none.
+TEST(ChangePoints, SizesSlowerThanALargerOneAreMeasuredAgain) {
+  for (unsigned seed = 0; seed < kSeeds; ++seed) {
+    SyntheticCurve c = synthetic_curve(kBelow, kQuiet, seed);
+    EXPECT_TRUE(slower_than_a_larger_size(fastest(c)).empty()) << "seed " << seed;
+    std::vector<std::size_t> slowed;
+    for (std::size_t i = 0; i < c.bytes.size(); ++i)
+      if (c.bytes[i] >= 13 && c.bytes[i] <= 27) {
+        for (double& t : c.trials[i]) t *= 3;
+        slowed.push_back(i);
+      }
+    EXPECT_EQ(slower_than_a_larger_size(fastest(c)), slowed) << "seed " << seed;
+    const std::vector<std::size_t> again = sizes_to_recheck(c);
+    for (std::size_t i : slowed) EXPECT_NE(std::find(again.begin(), again.end(), i), again.end()) << c.bytes[i];
+  }
 }
 
 TEST(ChangePoints, TheSizesMeasuredAgainFlankTheBreak) {
