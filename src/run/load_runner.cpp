@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,8 +15,25 @@ enum Tag : int { kStart = 7101, kWarmedUp, kStop, kMoved };
 // The load's warm-up: long enough for a transport to reach its steady rate (TCP's window opens in
 // tens of round trips), short beside a sweep.
 constexpr double kWarmUpSeconds = 0.2;
-// Each load message's window: enough messages in flight to fill a link, as a stream's window does.
+// Each load message's window at first: enough messages in flight to fill a link, as a stream's
+// window does ...
 constexpr std::uint64_t kWindowBytes = 16ull << 20;
+// ... and from the second cycle on at least enough to last kWindowSeconds, up to kMostMessages: a
+// bulk copy keeps its path's queue full, while windows of one large message, each closed by its
+// ack, let the victims' messages through between copies (2 x H200, cudaIpc victims under a cudaIpc
+// stream of 256 MiB messages: 8 B at 388 to 402 us behind windows of one, 525 us behind windows of
+// 64 made by a separate job, which gave 350 us with windows of one).
+constexpr double kWindowSeconds = 0.05;
+constexpr std::uint64_t kMostMessages = 64;
+
+// The window for the cycles after the first, whose windows of `window` messages took `seconds`
+// each on the first load rank.
+std::uint64_t lasting_window(std::uint64_t window, double seconds) {
+  if (!(seconds > 0)) return window;
+  const double per_message = seconds / static_cast<double>(window);
+  const auto lasting = static_cast<std::uint64_t>(std::ceil(kWindowSeconds / per_message));
+  return std::max(window, std::min(kMostMessages, lasting));
+}
 
 // Waits for `request` asleep between polls: a blocking MPI call spins on a core, and the load
 // ranks wait through the victims' whole isolated sweep, which must not share its cores with them.
@@ -87,8 +105,7 @@ void LoadSignals::moved(const LoadResult& result) const {
 void make_load(Module& module, const Team& team, const LoadPlan& load, const Clock& clock, LoadSignals& signals) {
   const LoadCycle cycle = load_cycle(load);
   const std::vector<Peers>& first_round = cycle.rounds.front();
-  const std::uint64_t window = std::max<std::uint64_t>(1, kWindowBytes / load.bytes);
-  const TransferShape shape = module.shape(cycle.pattern, load.bytes, window);
+  std::uint64_t window = std::max<std::uint64_t>(1, kWindowBytes / load.bytes);
   RunGuard& guard = signals.guard();
   // The victims' isolated sweep comes first, as long as it takes: each of its waits is bounded by
   // the victims' own guard, and a victim that stops ends the job, which names this wait.
@@ -104,18 +121,27 @@ void make_load(Module& module, const Team& team, const LoadPlan& load, const Clo
   guard.expect(signals.bound(), in_cycle);
   if (cycle.rounds.size() == 1) module.select_peers(first_round.at(static_cast<std::size_t>(team.rank())));
   const double began = clock.now();
-  bool warm = false, stop = false;
+  bool first = true, warm = false, stop = false;
   double cycles = 0, counted_from = began;
   // Every load rank takes the same number of cycles: a pair that stopped one window early would
   // leave its partner waiting, so the first rank's decision is shared after each cycle.
   while (!stop) {
+    double window_seconds = 0;
+    int windows = 0;
     for (std::size_t r = 0; r < cycle.rounds.size(); ++r) {
       if (r > 0 && cycle.barrier_between_rounds) team.barrier();
       const Peers& mine = cycle.rounds[r].at(static_cast<std::size_t>(team.rank()));
       if (mine.idle()) continue;
       // A new partner each round: both sides count its tags from zero (select_peers).
       if (cycle.rounds.size() > 1) module.select_peers(mine);
+      const double started = clock.now();
       module.run({cycle.pattern, load.bytes, 1, window, clock});
+      window_seconds += clock.now() - started;
+      ++windows;
+    }
+    if (first) {  // the first rank's choice: both ends of a window must agree on it
+      first = false;
+      window = team.broadcast(lasting_window(window, windows > 0 ? window_seconds / windows : 0));
     }
     const double now = clock.now();
     if (!warm && now - began >= kWarmUpSeconds) {
@@ -128,6 +154,7 @@ void make_load(Module& module, const Team& team, const LoadPlan& load, const Clo
     stop = team.any(team.is_root() && warm && signals.stop_asked());
     guard.expect(signals.bound(), in_cycle);
   }
+  const TransferShape shape = module.shape(cycle.pattern, load.bytes, window);
   const double bytes = cycles * windows_per_cycle(cycle) * shape.transfers_per_rep * shape.bytes_per_transfer;
   const LoadResult result{bytes, clock.now() - counted_from};
   if (team.is_root()) signals.moved(result);
