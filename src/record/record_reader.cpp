@@ -145,6 +145,7 @@ RunData read_run(const RecordFile& file, const std::string& spec_file, const std
                               ranks_listed(file.text(load, "ranks")),
                               ranks_listed(file.text(load, "victims")),
                               words_listed(file.text(load, "hosts")),
+                              words_listed(file.text(load, "gpus")),
                               file.number(load, "bytes"),
                               file.number(load, "moved_bytes"),
                               file.number(load, "moved_seconds")};

@@ -28,15 +28,40 @@ double ratio_or_nan(double loaded, double isolated) {
   return std::isfinite(loaded) && std::isfinite(isolated) && isolated > 0 ? loaded / isolated : std::nan("");
 }
 
-bool has_host(const std::vector<std::string>& hosts, const std::string& host) {
-  return std::find(hosts.begin(), hosts.end(), host) != hosts.end();
+bool listed(const std::vector<std::string>& words, const std::string& word) {
+  return std::find(words.begin(), words.end(), word) != words.end();
 }
 
 // The group of `split` a host is in; groups.size() where none.
 std::size_t group_of(const HostSplit& split, const std::string& host) {
   for (std::size_t g = 0; g < split.groups.size(); ++g)
-    if (has_host(split.groups[g], host)) return g;
+    if (listed(split.groups[g], host)) return g;
   return split.groups.size();
+}
+
+std::string host_of(const LoadData& load, int rank) {
+  return static_cast<std::size_t>(rank) < load.hosts.size() ? load.hosts[static_cast<std::size_t>(rank)] : "";
+}
+
+// A victim path's GPUs as "host/PCI bus id", from its ranks' placement in `run`.
+std::vector<std::string> victim_gpus(const RunData& run, const VictimImpact& victim) {
+  const LoadData& load = *run.load_facts;
+  std::vector<std::string> gpus;
+  for (int rank : victim.ranks) {
+    const auto own = static_cast<std::size_t>(std::find(load.victims.begin(), load.victims.end(), rank) - load.victims.begin());
+    if (own >= run.rank_facts.size()) continue;
+    const auto bus = run.rank_facts[own].find("gpu_pci_bus_id");
+    if (bus != run.rank_facts[own].end() && !bus->second.empty()) gpus.push_back(host_of(load, rank) + "/" + bus->second);
+  }
+  return gpus;
+}
+
+// The load ranks' GPUs, as victim_gpus has them.
+std::vector<std::string> load_gpus(const LoadData& load) {
+  std::vector<std::string> gpus;
+  for (std::size_t i = 0; i < load.ranks.size() && i < load.gpus.size(); ++i)
+    if (!load.gpus[i].empty() && load.gpus[i] != "none") gpus.push_back(host_of(load, load.ranks[i]) + "/" + load.gpus[i]);
+  return gpus;
 }
 
 std::string groups_text(const HostSplit& split) {
@@ -111,7 +136,8 @@ struct ShareClass {
 };
 
 std::string class_words(const std::vector<std::string>& shares, const std::optional<HostSplit>& split) {
-  const bool host = has_host(shares, "host"), across = has_host(shares, "group_split");
+  const bool host = listed(shares, "host"), across = listed(shares, "group_split"), gpu = listed(shares, "gpu");
+  if (gpu) return "victims on the load's GPUs" + (across ? ", across the split " + groups_text(*split) : std::string());
   if (host && across) return "victims on the load's hosts, across the split " + groups_text(*split);
   if (host) return "victims on the load's hosts";
   if (across) return "victims across the split " + groups_text(*split);
@@ -210,7 +236,7 @@ std::vector<std::string> shares_with_load(const std::vector<std::string>& path_h
                                           const std::vector<std::string>& load_hosts,
                                           const std::optional<HostSplit>& split) {
   std::vector<std::string> shares;
-  if (std::any_of(path_hosts.begin(), path_hosts.end(), [&](const std::string& host) { return has_host(load_hosts, host); }))
+  if (std::any_of(path_hosts.begin(), path_hosts.end(), [&](const std::string& host) { return listed(load_hosts, host); }))
     shares.push_back("host");
   if (!split || path_hosts.size() < 2) return shares;
   std::set<std::size_t> path_groups, load_groups;
@@ -245,12 +271,15 @@ std::vector<std::string> impact_lines(const std::vector<VictimImpact>& victims, 
   for (const ShareClass& c : classes) line += (line.empty() ? "" : "; ") + class_words(c.shares, split) + ": " + class_impact(c);
   const auto suffers = [&](const std::string& share, bool with) {
     return std::any_of(classes.begin(), classes.end(),
-                       [&](const ShareClass& c) { return c.suffers && has_host(c.shares, share) == with; });
+                       [&](const ShareClass& c) { return c.suffers && listed(c.shares, share) == with; });
   };
   const bool across = suffers("group_split", true), elsewhere = suffers("group_split", false);
   const bool on_hosts = suffers("host", true), off_hosts = suffers("host", false);
+  const bool on_gpus = suffers("gpu", true), off_gpus = suffers("gpu", false);
   if (across && !elsewhere)
     line += ": the load fills the link between the groups";
+  else if (on_gpus && !off_gpus)
+    line += ": the load's GPUs are what they share (their copy engines, memory and links)";
   else if (on_hosts && !off_hosts)
     line += ": the load's hosts are what they share (their network link, memory or GPUs)";
   else if (off_hosts)
@@ -290,7 +319,13 @@ std::vector<LoadImpact> load_impacts(const std::vector<RunData>& runs) {
     std::vector<std::string> load_hosts;
     for (int rank : load.ranks)
       if (static_cast<std::size_t>(rank) < load.hosts.size()) load_hosts.push_back(load.hosts[static_cast<std::size_t>(rank)]);
-    for (VictimImpact& victim : impact.victims) victim.shares = shares_with_load(victim.hosts, load_hosts, split);
+    const std::vector<std::string> gpus_of_load = load_gpus(load);
+    for (VictimImpact& victim : impact.victims) {
+      victim.shares = shares_with_load(victim.hosts, load_hosts, split);
+      const std::vector<std::string> gpus = victim_gpus(loaded, victim);
+      if (std::any_of(gpus.begin(), gpus.end(), [&](const std::string& gpu) { return listed(gpus_of_load, gpu); }))
+        victim.shares.push_back("gpu");
+    }
     impact.lines = impact_lines(impact.victims, split);
     impacts.push_back(std::move(impact));
   }

@@ -32,7 +32,7 @@ struct VictimImpact {
   std::string path;                 // "rank 0 -> rank 1", in ranks of the whole run
   std::vector<int> ranks;           // of the whole run
   std::vector<std::string> hosts;
-  std::vector<std::string> shares;  // with the load: "host", "group_split"
+  std::vector<std::string> shares;  // with the load: "host", "group_split", "gpu"
   std::vector<ImpactAtSize> sizes;
 };
 

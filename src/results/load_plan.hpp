@@ -33,6 +33,7 @@ inline constexpr std::uint64_t kDefaultLoadBytes = 4ull << 20;
 struct LoadResult {
   double bytes = 0;
   double seconds = 0;
+  std::vector<std::string> gpus;  // each load rank's GPU (PCI bus id), as --load-ranks lists them; "" for none
 };
 
 // A run under load as its record keeps it: the load, which of the victims' two runs this is, and

@@ -66,6 +66,7 @@ struct LoadData {
   std::vector<int> ranks;    // the load ranks, of the whole run
   std::vector<int> victims;  // the whole run's rank of each victim, by the victims' own rank
   std::vector<std::string> hosts;  // every rank's host, by rank of the whole run; empty in older records
+  std::vector<std::string> gpus;   // each load rank's GPU (PCI bus id; "none"), as `ranks`; empty: none or not known
   double bytes = 0;                // each load message
   double moved_bytes = 0, moved_seconds = 0;  // the loaded run's: what the load moved meanwhile
 };

@@ -10,7 +10,7 @@
 namespace npgpu {
 namespace {
 
-enum Tag : int { kStart = 7101, kWarmedUp, kStop, kMoved };
+enum Tag : int { kStart = 7101, kWarmedUp, kStop, kMoved, kMovedGpus };
 
 // The load's warm-up: long enough for a transport to reach its steady rate (TCP's window opens in
 // tens of round trips), short beside a sweep.
@@ -33,6 +33,13 @@ std::uint64_t lasting_window(std::uint64_t window, double seconds) {
   const double per_message = seconds / static_cast<double>(window);
   const auto lasting = static_cast<std::uint64_t>(std::ceil(kWindowSeconds / per_message));
   return std::max(window, std::min(kMostMessages, lasting));
+}
+
+// The GPU a load rank's module moves its load with (its PCI bus id), as its placement says; "" for none.
+std::string gpu_of(const Module& module) {
+  for (const auto& [name, value] : module.placement())
+    if (name == "gpu_pci_bus_id") return value;
+  return "";
 }
 
 // Waits for `request` asleep between polls: a blocking MPI call spins on a core, and the load
@@ -68,8 +75,20 @@ LoadResult LoadSignals::stop() const {
   MPI_Send(&word, 1, MPI_INT, load_root_, kStop, world_);
   double moved[2] = {0, 0};
   MPI_Recv(moved, 2, MPI_DOUBLE, load_root_, kMoved, world_, MPI_STATUS_IGNORE);
+  MPI_Status status;
+  MPI_Probe(load_root_, kMovedGpus, world_, &status);
+  int length = 0;
+  MPI_Get_count(&status, MPI_CHAR, &length);
+  std::string gpus(static_cast<std::size_t>(length), '\0');
+  MPI_Recv(gpus.data(), length, MPI_CHAR, load_root_, kMovedGpus, world_, MPI_STATUS_IGNORE);
   guard_.idle();
-  return {moved[0], moved[1]};
+  LoadResult result{moved[0], moved[1], {}};
+  for (std::size_t at = 0; at < gpus.size();) {  // one per load rank, each ended by '\n'
+    const std::size_t end = gpus.find('\n', at);
+    result.gpus.push_back(gpus.substr(at, end - at));
+    at = end + 1;
+  }
+  return result;
 }
 
 void LoadSignals::cancel() const {
@@ -100,6 +119,9 @@ bool LoadSignals::stop_asked() {
 void LoadSignals::moved(const LoadResult& result) const {
   const double moved[2] = {result.bytes, result.seconds};
   MPI_Send(moved, 2, MPI_DOUBLE, victim_root_, kMoved, world_);
+  std::string gpus;
+  for (const std::string& gpu : result.gpus) gpus += gpu + "\n";
+  MPI_Send(gpus.data(), static_cast<int>(gpus.size()), MPI_CHAR, victim_root_, kMovedGpus, world_);
 }
 
 void make_load(Module& module, const Team& team, const LoadPlan& load, const Clock& clock, LoadSignals& signals) {
@@ -156,7 +178,7 @@ void make_load(Module& module, const Team& team, const LoadPlan& load, const Clo
   }
   const TransferShape shape = module.shape(cycle.pattern, load.bytes, window);
   const double bytes = cycles * windows_per_cycle(cycle) * shape.transfers_per_rep * shape.bytes_per_transfer;
-  const LoadResult result{bytes, clock.now() - counted_from};
+  const LoadResult result{bytes, clock.now() - counted_from, team.gather(gpu_of(module))};
   if (team.is_root()) signals.moved(result);
   guard.idle();
 }

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+
+#include <nlohmann/json.hpp>
 
 #include "cuda_common/gpu.hpp"
 #include "gpu_support.hpp"
@@ -162,6 +165,43 @@ const GpuRun kManyPairRuns[] = {
 
 INSTANTIATE_TEST_SUITE_P(FourRanks, GpuManyPairsTest, ::testing::ValuesIn(kManyPairRuns),
                          [](const auto& info) { return std::string(info.param.name); });
+
+// Four ranks under load on one node: the load ranks (2 and 3) take the GPUs of their node-local
+// ranks in turn, the loaded run records them, and the report says whether the victims (0 and 1, on
+// GPUs 0 and 1) share them: on a node of 2 or 3 GPUs they do, on one of 4 or more the load runs
+// beside them.
+TEST(GpuUnderLoad, TheLoadsGpusAreRecordedAndTheVictimsOnThemToldSo) {
+  const int gpus = cuda_device_count();
+  if (gpus < 2) GTEST_SKIP() << "needs 2 GPUs, and this machine has " << gpus;
+  TempDir dir;
+  const std::string record = dir.file("load.h5");
+  const CommandResult run = run_command({mpirun(), "-np", "4", npgpu_binary(), "--module", "cudaIpc", "--pairs", "all",
+                                         "--sizes", "8", "--load", "stream", "--load-ranks", "2,3", "--load-size", "64M",
+                                         "-o", record});
+  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  H5File file(record);
+  const auto bus_of = [&](int victim) {
+    return file.text_attribute("/runs/0002/system/placement/rank" + std::to_string(victim), "gpu_pci_bus_id");
+  };
+  const std::string load_gpus = file.text_attribute("/runs/0002/load", "gpus");
+  const bool shared = gpus < 4;  // on 3, the load's rank 3 takes GPU 0
+  if (gpus == 2) {
+    EXPECT_EQ(load_gpus, bus_of(0) + "," + bus_of(1));
+  }
+  if (gpus >= 4) {
+    EXPECT_EQ(load_gpus.find(bus_of(0)), std::string::npos) << load_gpus;
+    EXPECT_EQ(load_gpus.find(bus_of(1)), std::string::npos) << load_gpus;
+  }
+  const CommandResult report = run_command({npgpu_binary(), "report", "--json", record});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const nlohmann::json load = nlohmann::json::parse(report.out)["load"];
+  ASSERT_EQ(load.size(), 1u) << report.out;
+  for (const nlohmann::json& victim : load[0]["victims"]) {
+    const std::vector<std::string> shares = victim["shares"];
+    EXPECT_EQ(std::find(shares.begin(), shares.end(), "gpu") != shares.end(), shared) << victim.dump();
+  }
+  std::cout << run_command({npgpu_binary(), "report", record}).out << "\n";
+}
 
 }  // namespace
 }  // namespace npgpu::test

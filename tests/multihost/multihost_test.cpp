@@ -45,12 +45,20 @@ constexpr double kLargeBytes = 2 * 1024 * 1024;
 const std::vector<std::string> kShortWindows{"--pattern", "stream", "--window", "4", "--cache", "warm", "--trial-time",
                                              "0.001", "--max-trials", "8"};
 
-// npgpu on every host of the cluster, one rank each, from the first host.
+// npgpu on every host of the cluster, one rank each, from the first host. Open MPI's rsh launcher
+// may warn on its stderr that it could not set a started agent's process group ("plm:rsh: Warning:
+// setpgid(...) failed in parent with errno=Permission denied", a race it survives: the agent had
+// already started the remote command): not npgpu's words, so left out of what the tests judge.
 CommandResult run_on_cluster(const TempDir& dir, const std::vector<std::string>& options) {
   std::vector<std::string> argv{(cluster_dir() / "mpirun").string(), "-q", "-np", std::to_string(cluster_hosts().size()),
                                 NPGPU_BINARY};
   argv.insert(argv.end(), options.begin(), options.end());
-  return run_command(argv, dir.path());
+  CommandResult result = run_command(argv, dir.path());
+  std::string err;
+  for (const std::string& line : lines_of(result.err))
+    if (line.find("plm:rsh: Warning: setpgid(") == std::string::npos) err += line + "\n";
+  result.err = err;
+  return result;
 }
 
 // The cluster was built with its slow host slow from it only (VC_SLOW_OUTGOING=1).

@@ -144,5 +144,40 @@ TEST(LoadImpact, EachLoadedRunMeetsTheIsolatedRunOfItsOwnLaunch) {
   EXPECT_EQ(load_twins(runs), (Twins{{0, 1}, {4, 5}}));
 }
 
+// A victims' run of two pairs on one host of 4 GPUs (ranks 0-1 on A and B, 2-3 on C and D), the
+// load (ranks 4 and 5) on A and B; in the loaded run the pair on the load's GPUs `slowed` times
+// slower at 8 B.
+RunData pairs_on_gpus(const std::string& role, const std::string& group, double slowed) {
+  RunData run = under_load_run(role, group);
+  run.load_facts = LoadData{"stream", "cudaIpc", {4, 5}, {0, 1, 2, 3}, std::vector<std::string>(6, "n1"), {"A", "B"}};
+  for (const std::string gpu : {"A", "B", "C", "D"}) run.rank_facts.push_back({{"gpu_pci_bus_id", gpu}});
+  for (int first : {0, 2}) {
+    CurveData curve;
+    curve.name = "rank" + std::to_string(first);
+    curve.rank = first;
+    curve.host = curve.peer_host = "n1";
+    curve.peer = first + 1;
+    curve.bytes = curve.bytes_per_transfer = {8};
+    const double seconds = 8e-6 * (first == 0 ? slowed : 1);
+    curve.trial_seconds = {{seconds, seconds * 1.01, seconds * 1.02}};
+    run.curves.push_back(curve);
+  }
+  return run;
+}
+
+// Victims on the load's GPUs are told apart from victims beside it on the same host.
+TEST(LoadImpact, VictimsOnTheLoadsGpusAreToldApartFromThoseBesideIt) {
+  const std::vector<LoadImpact> impacts =
+      load_impacts({pairs_on_gpus("isolated", "/runs/0001", 1), pairs_on_gpus("loaded", "/runs/0002", 50)});
+  ASSERT_EQ(impacts.size(), 1u);
+  ASSERT_EQ(impacts[0].victims.size(), 2u);
+  EXPECT_EQ(impacts[0].victims[0].shares, (std::vector<std::string>{"host", "gpu"}));
+  EXPECT_EQ(impacts[0].victims[1].shares, std::vector<std::string>{"host"});
+  EXPECT_EQ(impacts[0].lines, std::vector<std::string>{
+                                  "victims on the load's GPUs: 8 B one-way x50.0 under load; victims on the load's hosts: "
+                                  "x1.00, within the noise: the load's GPUs are what they share (their copy engines, "
+                                  "memory and links)"});
+}
+
 }  // namespace
 }  // namespace npgpu
