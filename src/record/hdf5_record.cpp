@@ -384,6 +384,7 @@ void write_load(hid_t run, const LoadFacts& load) {
   if (!load.loaded) return;
   attribute(g, "moved_bytes", load.moved.bytes);
   attribute(g, "moved_seconds", load.moved.seconds);
+  attribute(g, "window", static_cast<std::int64_t>(load.moved.window));
   if (std::all_of(load.moved.gpus.begin(), load.moved.gpus.end(), [](const std::string& gpu) { return gpu.empty(); })) return;
   std::string gpus;
   for (const std::string& gpu : load.moved.gpus) gpus += (gpus.empty() ? "" : ",") + (gpu.empty() ? "none" : gpu);

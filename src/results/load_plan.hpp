@@ -34,6 +34,7 @@ struct LoadResult {
   double bytes = 0;
   double seconds = 0;
   std::vector<std::string> gpus;  // each load rank's GPU (PCI bus id), as --load-ranks lists them; "" for none
+  double window = 0;              // messages a window after the first cycle
 };
 
 // A run under load as its record keeps it: the load, which of the victims' two runs this is, and

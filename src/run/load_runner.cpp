@@ -73,8 +73,8 @@ LoadResult LoadSignals::stop() const {
   int word = 1;
   guard_.expect(bound_, load_root_text() + " stopping the load and saying what it moved");
   MPI_Send(&word, 1, MPI_INT, load_root_, kStop, world_);
-  double moved[2] = {0, 0};
-  MPI_Recv(moved, 2, MPI_DOUBLE, load_root_, kMoved, world_, MPI_STATUS_IGNORE);
+  double moved[3] = {0, 0, 0};
+  MPI_Recv(moved, 3, MPI_DOUBLE, load_root_, kMoved, world_, MPI_STATUS_IGNORE);
   MPI_Status status;
   MPI_Probe(load_root_, kMovedGpus, world_, &status);
   int length = 0;
@@ -82,7 +82,7 @@ LoadResult LoadSignals::stop() const {
   std::string gpus(static_cast<std::size_t>(length), '\0');
   MPI_Recv(gpus.data(), length, MPI_CHAR, load_root_, kMovedGpus, world_, MPI_STATUS_IGNORE);
   guard_.idle();
-  LoadResult result{moved[0], moved[1], {}};
+  LoadResult result{moved[0], moved[1], {}, moved[2]};
   for (std::size_t at = 0; at < gpus.size();) {  // one per load rank, each ended by '\n'
     const std::size_t end = gpus.find('\n', at);
     result.gpus.push_back(gpus.substr(at, end - at));
@@ -117,8 +117,8 @@ bool LoadSignals::stop_asked() {
 }
 
 void LoadSignals::moved(const LoadResult& result) const {
-  const double moved[2] = {result.bytes, result.seconds};
-  MPI_Send(moved, 2, MPI_DOUBLE, victim_root_, kMoved, world_);
+  const double moved[3] = {result.bytes, result.seconds, result.window};
+  MPI_Send(moved, 3, MPI_DOUBLE, victim_root_, kMoved, world_);
   std::string gpus;
   for (const std::string& gpu : result.gpus) gpus += gpu + "\n";
   MPI_Send(gpus.data(), static_cast<int>(gpus.size()), MPI_CHAR, victim_root_, kMovedGpus, world_);
@@ -178,7 +178,7 @@ void make_load(Module& module, const Team& team, const LoadPlan& load, const Clo
   }
   const TransferShape shape = module.shape(cycle.pattern, load.bytes, window);
   const double bytes = cycles * windows_per_cycle(cycle) * shape.transfers_per_rep * shape.bytes_per_transfer;
-  const LoadResult result{bytes, clock.now() - counted_from, team.gather(gpu_of(module))};
+  const LoadResult result{bytes, clock.now() - counted_from, team.gather(gpu_of(module)), static_cast<double>(window)};
   if (team.is_root()) signals.moved(result);
   guard.idle();
 }
