@@ -269,32 +269,36 @@ TEST(Report, EverySettingIsMeasuredAgainAcrossWhereTheSweepToldNoBreakNearIt) {
   // never told would never be measured again: the driver measures the sizes on both sides of each
   // size setting of the MPI's (vader's inline sends, fast boxes and eager limit here) after the sweep.
   constexpr int kLimit = 8192;
-  TempDir dir;
-  const nlohmann::json curve = planted_run(dir, kLimit);
-  const std::vector<double> again = H5File(dir.file("vader-eager-" + std::to_string(kLimit) + "0.h5"))
-                                        .doubles("/runs/0001/curves/rank0/recheck_bytes");
-  const auto measured_again_within = [&](double from, double to) {
-    return std::any_of(again.begin(), again.end(), [&](double bytes) { return bytes >= from && bytes <= to; });
-  };
-  // A break the sweep told within a factor 2 of a setting may be its switch: its own sizes are
-  // measured again instead.
-  const auto swept_near = [&](double at) {
-    for (const char* kind : {"breaks", "withdrawn_breaks"})
-      for (const nlohmann::json& b : curve[kind])
-        if (b["told_by"] == "sweep" && std::fabs(std::log(b["bytes"].get<double>() / at)) <= std::log(2)) return true;
-    return false;
-  };
-  const nlohmann::json& set = curve["set_switches"];
-  ASSERT_GE(set.size(), 3u) << set.dump();
+  // A sweep may tell a break near every setting (one CI launch did, the machine slowed beside
+  // each): then another launch, up to three, until one leaves a setting to check.
   std::size_t checked = 0;
-  for (const nlohmann::json& s : set) {
-    const double at = s["bytes"].get<double>();
-    if (swept_near(at)) continue;
-    ++checked;
-    EXPECT_TRUE(measured_again_within(at / 2, at / 1.05)) << "below " << s.dump();
-    EXPECT_TRUE(measured_again_within(at * 1.05, at * kSwitchReach)) << "above " << s.dump();
+  for (int launch = 0; launch < 3 && checked == 0; ++launch) {
+    TempDir dir;
+    const nlohmann::json curve = planted_run(dir, kLimit);
+    const std::vector<double> again = H5File(dir.file("vader-eager-" + std::to_string(kLimit) + "0.h5"))
+                                          .doubles("/runs/0001/curves/rank0/recheck_bytes");
+    const auto measured_again_within = [&](double from, double to) {
+      return std::any_of(again.begin(), again.end(), [&](double bytes) { return bytes >= from && bytes <= to; });
+    };
+    // A break the sweep told within a factor 2 of a setting may be its switch: its own sizes are
+    // measured again instead.
+    const auto swept_near = [&](double at) {
+      for (const char* kind : {"breaks", "withdrawn_breaks"})
+        for (const nlohmann::json& b : curve[kind])
+          if (b["told_by"] == "sweep" && std::fabs(std::log(b["bytes"].get<double>() / at)) <= std::log(2)) return true;
+      return false;
+    };
+    const nlohmann::json& set = curve["set_switches"];
+    ASSERT_GE(set.size(), 3u) << set.dump();
+    for (const nlohmann::json& s : set) {
+      const double at = s["bytes"].get<double>();
+      if (swept_near(at)) continue;
+      ++checked;
+      EXPECT_TRUE(measured_again_within(at / 2, at / 1.05)) << "below " << s.dump();
+      EXPECT_TRUE(measured_again_within(at * 1.05, at * kSwitchReach)) << "above " << s.dump();
+    }
   }
-  EXPECT_GT(checked, 0u) << "a setting the sweep told no break near: " << curve["breaks"].dump();
+  EXPECT_GT(checked, 0u) << "three launches told a break near every setting";
 }
 
 TEST(Report, ReadsTheTcpEagerLimitFromTheMpiWhereSharedMemoryIsOff) {
