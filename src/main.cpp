@@ -259,6 +259,7 @@ int load_side(RunOptions options, const LoadPlan& load, const Team& team, RunGua
   options.module = load.module;
   options.pattern = pair_pattern(load.pattern);
   options.schedule.upper = load.bytes;
+  options.waits_asleep = true;
   const RankPairing pairing = load_pairing(load);
   const std::unique_ptr<Module> module = entry.make();
   const std::unique_ptr<Clock> clock = make_clock(options.timer);

@@ -4,6 +4,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -96,6 +97,13 @@ std::uint64_t receive_some(int fd, std::byte* data, std::uint64_t bytes) {
   fail("recv");
 }
 
+// Asleep until one of `sockets` is ready for what it waits for (or has failed: the next send or
+// receive says how); at once when spinning.
+void await(Waiting waiting, std::vector<pollfd> sockets) {
+  if (waiting == Waiting::spin || sockets.empty()) return;
+  if (poll(sockets.data(), sockets.size(), -1) < 0 && errno != EINTR) fail("poll");
+}
+
 }  // namespace
 
 Socket::~Socket() {
@@ -180,19 +188,38 @@ GrantedBuffers granted_buffers(const Socket& socket) {
           static_cast<std::uint64_t>(int_option(socket.fd(), SOL_SOCKET, SO_RCVBUF, "getsockopt(SO_RCVBUF)"))};
 }
 
-void send_all(int fd, const std::byte* data, std::uint64_t bytes) {
-  for (std::uint64_t done = 0; done < bytes;) done += send_some(fd, data + done, bytes - done);
+void send_all(int fd, const std::byte* data, std::uint64_t bytes, Waiting waiting) {
+  for (std::uint64_t done = 0; done < bytes;) {
+    const std::uint64_t sent = send_some(fd, data + done, bytes - done);
+    if (sent == 0) await(waiting, {{fd, POLLOUT, 0}});
+    done += sent;
+  }
 }
 
-void receive_all(int fd, std::byte* data, std::uint64_t bytes) {
-  for (std::uint64_t done = 0; done < bytes;) done += receive_some(fd, data + done, bytes - done);
+void receive_all(int fd, std::byte* data, std::uint64_t bytes, Waiting waiting) {
+  for (std::uint64_t done = 0; done < bytes;) {
+    const std::uint64_t received = receive_some(fd, data + done, bytes - done);
+    if (received == 0) await(waiting, {{fd, POLLIN, 0}});
+    done += received;
+  }
 }
 
-void send_and_receive(const std::vector<Piece>& out, const std::vector<Piece>& in) {
+void send_and_receive(const std::vector<Piece>& out, const std::vector<Piece>& in, Waiting waiting) {
   Cursor sending(out), receiving(in);
   while (!sending.done() || !receiving.done()) {
-    if (!receiving.done()) receiving.advance(receive_some(receiving.fd(), receiving.at(), receiving.left()));
-    if (!sending.done()) sending.advance(send_some(sending.fd(), sending.at(), sending.left()));
+    std::vector<pollfd> stuck;
+    if (!receiving.done()) {
+      const std::uint64_t received = receive_some(receiving.fd(), receiving.at(), receiving.left());
+      if (received == 0) stuck.push_back({receiving.fd(), POLLIN, 0});
+      receiving.advance(received);
+    }
+    if (!sending.done()) {
+      const std::uint64_t sent = send_some(sending.fd(), sending.at(), sending.left());
+      if (sent == 0) stuck.push_back({sending.fd(), POLLOUT, 0});
+      sending.advance(sent);
+    }
+    // Only when neither way moved: one that moves keeps the loop going.
+    if (stuck.size() == static_cast<std::size_t>(!receiving.done()) + static_cast<std::size_t>(!sending.done())) await(waiting, stuck);
   }
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // TCP sockets between ranks: listening, connecting, whole buffers through partial sends and
 // receives, and both directions at once. Every call is checked; a failure is a RunError naming it.
-// Transfers busy-poll non-blocking sockets, as MPI's progress engines do (socket.cpp says why).
+// Transfers busy-poll non-blocking sockets, as MPI's progress engines do (socket.cpp says why), or,
+// for a load, sleep in poll() until the socket is ready.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -52,8 +53,12 @@ struct GrantedBuffers {
 };
 GrantedBuffers granted_buffers(const Socket& socket);
 
-void send_all(int fd, const std::byte* data, std::uint64_t bytes);
-void receive_all(int fd, std::byte* data, std::uint64_t bytes);
+// How a transfer waits for a socket that is not ready: `spin` retries at once (a measurement);
+// `asleep` sleeps in poll(), leaving the core to others (a load, RunView::waits_asleep).
+enum class Waiting { spin, asleep };
+
+void send_all(int fd, const std::byte* data, std::uint64_t bytes, Waiting waiting = Waiting::spin);
+void receive_all(int fd, std::byte* data, std::uint64_t bytes, Waiting waiting = Waiting::spin);
 
 struct Piece {
   int fd;
@@ -62,6 +67,6 @@ struct Piece {
 };
 // Sends every piece of `out` while receiving every piece of `in`, in order, taking turns without
 // blocking, so two ranks doing this at once never both wait on full socket buffers.
-void send_and_receive(const std::vector<Piece>& out, const std::vector<Piece>& in);
+void send_and_receive(const std::vector<Piece>& out, const std::vector<Piece>& in, Waiting waiting = Waiting::spin);
 
 }  // namespace npgpu::tcp

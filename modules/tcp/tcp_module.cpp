@@ -26,18 +26,18 @@ namespace {
 
 class TcpTransport final : public Transport {
  public:
-  explicit TcpTransport(const std::map<int, tcp::Socket>& sockets) : sockets_(sockets) {}
+  TcpTransport(const std::map<int, tcp::Socket>& sockets, tcp::Waiting waiting) : sockets_(sockets), waiting_(waiting) {}
   void send(const Message& message) override { out_.push_back(piece(message)); }
   void receive(const Message& message) override { in_.push_back(piece(message)); }
 
   // One send() per message, as an application writes them; both ways at once through turns.
   void complete() override {
     if (in_.empty()) {
-      for (const tcp::Piece& piece : out_) tcp::send_all(piece.fd, piece.data, piece.bytes);
+      for (const tcp::Piece& piece : out_) tcp::send_all(piece.fd, piece.data, piece.bytes, waiting_);
     } else if (out_.empty()) {
-      for (const tcp::Piece& piece : in_) tcp::receive_all(piece.fd, piece.data, piece.bytes);
+      for (const tcp::Piece& piece : in_) tcp::receive_all(piece.fd, piece.data, piece.bytes, waiting_);
     } else {
-      tcp::send_and_receive(out_, in_);
+      tcp::send_and_receive(out_, in_, waiting_);
     }
     out_.clear();
     in_.clear();
@@ -47,6 +47,7 @@ class TcpTransport final : public Transport {
   tcp::Piece piece(const Message& message) const { return {sockets_.at(message.peer).fd(), message.data, message.bytes}; }
 
   const std::map<int, tcp::Socket>& sockets_;
+  const tcp::Waiting waiting_;
   std::vector<tcp::Piece> out_, in_;
 };
 
@@ -62,7 +63,7 @@ class TcpModule final : public PatternModule<PairPatterns> {
     pattern_ = options.pattern;
     connect_partners(partners(setup.pairing, comm_.rank()));
     memory_ = make_host_message_memory(host_pool_bytes(options, setup.max_bytes), options.cache == CacheState::cold);
-    transport_.emplace(sockets_);
+    transport_.emplace(sockets_, options.waits_asleep ? tcp::Waiting::asleep : tcp::Waiting::spin);
     patterns_.emplace("tcp", options, *memory_, false, *transport_);
   }
 

@@ -6,7 +6,8 @@ namespace npgpu {
 
 RunView module_view(const RunOptions& options) {
   return {options.pattern,    options.pattern_given, options.cache,          last_level_cache_bytes(),
-          options.check_data, options.flip,          options.gpus_in_turn, options.module_options};
+          options.check_data, options.flip,          options.gpus_in_turn, options.waits_asleep,
+          options.module_options};
 }
 
 void settle_module_options(RunOptions& options) {

@@ -70,6 +70,7 @@ struct RunOptions {
   };
   std::optional<LoadText> load;
   bool gpus_in_turn = false;  // under load: node-local ranks beyond the node's GPUs take them in turn
+  bool waits_asleep = false;  // a load rank (RunView says why)
   bool tail = false;          // under load: each small pingpong size's 99th percentile, message by message
   // Runs of the same sweeps this launch makes after this one (--load's isolated run: the loaded
   // run), for the time left; not an option of the command line.

@@ -1,6 +1,9 @@
 // tcp's socket layer over real loopback connections inside one process.
 #include <gtest/gtest.h>
 
+#include <time.h>
+
+#include <chrono>
 #include <thread>
 
 #include "net_common/ip_networks.hpp"
@@ -65,6 +68,46 @@ TEST(TcpSocket, WholeMessagesThroughPartialSendsAndReceives) {
   receive_all(c.far.fd(), in.data(), bytes);
   sender.join();
   EXPECT_EQ(first_mismatch(in.data(), bytes, 7), bytes);
+}
+
+// CPU seconds this thread used while `wait` waited for a peer that answers after 300 ms.
+template <typename Wait>
+double cpu_seconds_waiting(Wait wait) {
+  timespec start{}, end{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+  wait();
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
+  return static_cast<double>(end.tv_sec - start.tv_sec) + 1e-9 * static_cast<double>(end.tv_nsec - start.tv_nsec);
+}
+
+// A load rank sleeps while its socket is not ready, leaving the core to the victims beside it; a
+// measurement spins, as MPI does. Each way of transferring is tried both ways.
+TEST(TcpSocket, AsleepItWaitsWithoutTheCoreAndSpinningItDoesNot) {
+  const std::uint64_t bytes = 4 * MiB;  // more than the socket buffers hold, so the sender waits too
+  const Connection c = connect_pair({64 * 1024, true});
+  HostBuffer out(bytes), in(bytes), back(bytes);
+  const int near = c.near.fd(), far = c.far.fd();
+  for (const Waiting waiting : {Waiting::asleep, Waiting::spin}) {
+    const auto late_peer = [&](auto act) {
+      return std::thread([&, act] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        act();
+      });
+    };
+    std::thread peer = late_peer([&] { send_all(far, out.data(), bytes); });
+    const double receiving = cpu_seconds_waiting([&] { receive_all(near, in.data(), bytes, waiting); });
+    peer.join();
+    peer = late_peer([&] { receive_all(far, in.data(), bytes); });
+    const double sending = cpu_seconds_waiting([&] { send_all(near, out.data(), bytes, waiting); });
+    peer.join();
+    peer = late_peer([&] { send_and_receive({{far, out.data(), bytes}}, {{far, back.data(), bytes}}); });
+    const double both = cpu_seconds_waiting([&] { send_and_receive({{near, out.data(), bytes}}, {{near, in.data(), bytes}}, waiting); });
+    peer.join();
+    for (const double used : {receiving, sending, both}) {
+      if (waiting == Waiting::asleep) EXPECT_LT(used, 0.03) << "asleep, 300 ms of waiting used " << used << " s of CPU";
+      else EXPECT_GT(used, 0.1) << "spinning, 300 ms of waiting used only " << used << " s of CPU";
+    }
+  }
 }
 
 TEST(TcpSocket, SaysWhereItIsAndWhatTheKernelGranted) {
