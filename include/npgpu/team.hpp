@@ -27,6 +27,9 @@ class Team {
   // wait (roll_call.hpp) finds out meanwhile which ranks never came.
   using CollectiveWait = std::function<void(MPI_Request&)>;
   void barrier(const CollectiveWait& wait = {}) const;
+  // This rank and each of `partners` (who name it in turn) go on together: a message of no bytes
+  // each way with every partner, all posted at once, so no order of partners can deadlock.
+  void meet(const std::vector<int>& partners) const;
   double max(double value, const CollectiveWait& wait = {}) const;
   bool any(bool value, const CollectiveWait& wait = {}) const;
   std::uint64_t broadcast(std::uint64_t value) const;  // from rank 0

@@ -1,6 +1,7 @@
 #include "npgpu/team.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace npgpu {
 
@@ -35,6 +36,18 @@ void Team::barrier(const CollectiveWait& wait) const {
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Ibarrier(comm_, &request);
   wait(request);
+}
+
+void Team::meet(const std::vector<int>& partners) const {
+  constexpr int kMeetTag = 7201;  // the driver's only point-to-point messages on this communicator
+  std::vector<MPI_Request> requests;
+  for (int partner : partners) {
+    requests.emplace_back();
+    MPI_Irecv(nullptr, 0, MPI_BYTE, partner, kMeetTag, comm_, &requests.back());
+    requests.emplace_back();
+    MPI_Isend(nullptr, 0, MPI_BYTE, partner, kMeetTag, comm_, &requests.back());
+  }
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
 }
 
 double Team::max(double value, const CollectiveWait& wait) const {

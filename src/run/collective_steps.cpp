@@ -52,6 +52,20 @@ bool contains(const std::vector<int>& ranks, int rank) {
   return std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
 }
 
+namespace {
+
+// The members `rank` moves bytes with in `group` (each names it back); none for per-rank modules.
+std::vector<int> partners_in(const Group& group, int rank) {
+  std::vector<int> partners;
+  if (group.peers.empty()) return partners;
+  const Peers& mine = group.peers[static_cast<std::size_t>(rank)];
+  for (int peer : {mine.to, mine.from})
+    if (peer >= 0 && peer != rank && contains(group.members, peer) && !contains(partners, peer)) partners.push_back(peer);
+  return partners;
+}
+
+}  // namespace
+
 CollectiveSteps::CollectiveSteps(Module& module, const RunOptions& options, const Team& team, const Clock& clock,
                                  RunGuard& guard, std::mutex& record_lock)
     : module_(module), options_(options), team_(team), clock_(clock), guard_(guard), record_lock_(record_lock),
@@ -149,6 +163,10 @@ double CollectiveSteps::slowest_of_members(const Group& group, std::uint64_t byt
   const bool member = contains(group.members, team_.rank());
   if (member) {
     guard_.expect(wait_bound(bytes), peers_text(group) + " in a trial" + during(bytes, pattern));
+    // The barrier lets ranks go as its last messages reach them, apart by as long as those take to
+    // cross; under load, a congested trunk's queue: a pair on one switch whose ranks left 2-6 ms
+    // apart counted that in its first repetition (8 B cells inside a switch read 1.3 ms, not 8 us).
+    team_.meet(partners_in(group, team_.rank()));
     damage = damage_from([&] { seconds_per_rep = timed(); });
     if (damaged == Damage::ignored) damage.reset();
   }
