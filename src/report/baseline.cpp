@@ -134,12 +134,13 @@ std::string ratio_text(double ratio) {
   return text;
 }
 
-SizeFigure figure_of_trials(double bytes, const std::vector<double>& rates) {
+SizeFigure figure_of_trials(double bytes, const std::vector<double>& rates, TrialsBy by) {
   std::vector<double> logs;
   for (double rate : rates)
     if (rate > 0 && std::isfinite(rate)) logs.push_back(std::log(rate));
   if (logs.empty()) return {bytes, 0, 0, 1};
-  return {bytes, std::exp(*std::max_element(logs.begin(), logs.end())), spread_about_median(logs), 1};
+  const double figure = by == TrialsBy::fastest ? *std::max_element(logs.begin(), logs.end()) : median_of(logs);
+  return {bytes, std::exp(figure), spread_about_median(logs), 1};
 }
 
 SizeFigure figure_of_records(double bytes, const std::vector<double>& rates) {

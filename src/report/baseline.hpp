@@ -18,8 +18,13 @@ struct SizeFigure {
   int records = 1;
 };
 
-// One record's trials at a size (their rates, B/s): the fastest, and the trials' spread.
-SizeFigure figure_of_trials(double bytes, const std::vector<double>& rates);
+// Which of a record's trials stands for it at a size. `fastest`: what the path can do, since noise
+// only ever slows a trial (a baseline). `median`: what a typical message meets, for a run under
+// load, whose pauses (TCP's window, the load's own steps) leave a few trials as fast as alone.
+enum class TrialsBy { fastest, median };
+
+// One record's trials at a size (their rates, B/s): the fastest or the median, and the trials' spread.
+SizeFigure figure_of_trials(double bytes, const std::vector<double>& rates, TrialsBy by = TrialsBy::fastest);
 // Several records' figures at a size (their rates, B/s): the median, and the spread across them.
 SizeFigure figure_of_records(double bytes, const std::vector<double>& rates);
 

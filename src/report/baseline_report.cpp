@@ -137,7 +137,7 @@ void judge_against_fleet(const RunData& run, const FleetReference& fleet, const 
 
 }  // namespace
 
-PathFigures curve_figures(const CurveData& curve) {
+PathFigures curve_figures(const CurveData& curve, TrialsBy by) {
   PathFigures path{curve.name, {curve.host}, {curve.rank}, {}};
   if (!curve.peer_host.empty()) {
     path.hosts.push_back(curve.peer_host);
@@ -150,12 +150,12 @@ PathFigures curve_figures(const CurveData& curve) {
     for (double t : curve.trial_seconds[i]) rates.push_back(curve.bytes_per_transfer[i] / t);
     if (i < curve.rechecked.size())
       for (double t : curve.rechecked[i]) rates.push_back(curve.bytes_per_transfer[i] / t);
-    path.sizes.push_back(figure_of_trials(curve.bytes[i], rates));
+    path.sizes.push_back(figure_of_trials(curve.bytes[i], rates, by));
   }
   return path;
 }
 
-std::vector<MatrixCell> matrix_cells(const MatrixData& m) {
+std::vector<MatrixCell> matrix_cells(const MatrixData& m, TrialsBy by) {
   std::vector<MatrixCell> cells;
   const int n = m.ranks();
   const std::size_t per_size = static_cast<std::size_t>(n) * n;
@@ -170,7 +170,7 @@ std::vector<MatrixCell> matrix_cells(const MatrixData& m) {
       for (std::size_t s = 0; s < m.bytes.size(); ++s) {
         std::vector<double> rates;
         for (double t : m.trial_seconds[s * per_size + from * n + to]) rates.push_back(m.bytes[s] / t);
-        if (!rates.empty()) cell.figures.sizes.push_back(figure_of_trials(m.bytes[s], rates));
+        if (!rates.empty()) cell.figures.sizes.push_back(figure_of_trials(m.bytes[s], rates, by));
       }
       cells.push_back(std::move(cell));
     }

@@ -39,14 +39,14 @@ struct BaselineReport {
 };
 
 // A curve's figures at each size, from its trials.
-PathFigures curve_figures(const CurveData& curve);
+PathFigures curve_figures(const CurveData& curve, TrialsBy by = TrialsBy::fastest);
 
 // A matrix's measured cells ("rank 0 -> rank 1"), with the class of path each crosses.
 struct MatrixCell {
   PathFigures figures;
   std::string link;
 };
-std::vector<MatrixCell> matrix_cells(const MatrixData& m);
+std::vector<MatrixCell> matrix_cells(const MatrixData& m, TrialsBy by = TrialsBy::fastest);
 
 // Each run judged against its reference. UsageError, one line, where a run has none: no run or
 // path like it, another way of measuring, another machine kind, other hosts (a run reference).

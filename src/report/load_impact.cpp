@@ -103,7 +103,7 @@ std::vector<PathTimes> victim_paths(const RunData& run) {
   if (run.matrix) {
     const MatrixData& m = *run.matrix;
     const std::size_t n = static_cast<std::size_t>(m.ranks());
-    for (MatrixCell& cell : matrix_cells(m)) {
+    for (MatrixCell& cell : matrix_cells(m, TrialsBy::median)) {
       PathTimes& times = paths.emplace_back();
       const std::size_t at = static_cast<std::size_t>(cell.figures.ranks[0]) * n + static_cast<std::size_t>(cell.figures.ranks[1]);
       for (const SizeFigure& size : cell.figures.sizes)
@@ -120,7 +120,7 @@ std::vector<PathTimes> victim_paths(const RunData& run) {
   }
   for (const CurveData& curve : run.curves) {
     PathTimes& times = paths.emplace_back();
-    times.figures = curve_figures(curve);
+    times.figures = curve_figures(curve, TrialsBy::median);
     rename(times.figures);
     for (std::size_t i = 0; i < times.figures.sizes.size(); ++i)
       add_times(times, curve.trial_seconds[i], i < curve.tail_p99_seconds.size() ? curve.tail_p99_seconds[i] : 0);
@@ -220,7 +220,7 @@ std::vector<VictimImpact> victim_impacts(const std::vector<PathTimes>& isolated,
       for (std::size_t j = 0; j < isolated[p].figures.sizes.size() && j < isolated[p].median_s.size(); ++j) {
         if (isolated[p].figures.sizes[j].bytes != bytes) continue;
         const double impact = ratio_or_nan(loaded[p].median_s[i], isolated[p].median_s[j]);
-        // The judgement reads fastest trials; a size whose median did not slow is no impact.
+        // The judgement reads median trials as the impact does; a size that did not slow is none.
         const bool beyond = impact > 1 && std::any_of(shortfalls.begin(), shortfalls.end(), [&](const Shortfall& s) {
           return s.path == path.name && s.bytes == bytes;
         });
