@@ -174,7 +174,7 @@ std::vector<Shortfall> curve_shortfalls(const std::string& run, const PathFigure
 }
 
 std::vector<Shortfall> cell_shortfalls(const std::string& run, const std::vector<PathFigures>& measured,
-                                       const std::vector<PathFigures>& reference, bool same_launch) {
+                                       const std::vector<PathFigures>& reference, bool same_launch, double least_loss) {
   // Each size on its own. How far the reference's cells scatter about each other there is what the
   // machine does to a cell's figure; the measured cells' scatter would count the loss itself where
   // one host's links are half the cells.
@@ -188,7 +188,7 @@ std::vector<Shortfall> cell_shortfalls(const std::string& run, const std::vector
     const double scatter = same_launch ? 0 : spread_about_median(reference_logs);
     std::vector<Shortfall> here;
     for (const auto& [cell, size] : cells)
-      if (const double bound = bound_of(size, scatter); size.measured.rate < bound * size.reference.rate)
+      if (const double bound = bound_of(size, scatter, least_loss); size.measured.rate < bound * size.reference.rate)
         here.push_back(shortfall_of(run, measured[cell], size, bound));
     for (const Shortfall& s : here)
       if (std::any_of(here.begin(), here.end(), [&](const Shortfall& other) { return &other != &s && share_a_host(s, other); }))

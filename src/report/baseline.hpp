@@ -82,8 +82,10 @@ std::vector<Shortfall> curve_shortfalls(const std::string& run, const PathFigure
 // `same_launch`: the reference is the same cells of the same launch (a run under load against its
 // isolated run), so how its cells scatter about each other is the matrix's own shape (a trunk's
 // crowded cells against the others), not what the machine does between launches: left out.
+// `least_loss` as for a curve.
 std::vector<Shortfall> cell_shortfalls(const std::string& run, const std::vector<PathFigures>& measured,
-                                       const std::vector<PathFigures>& reference, bool same_launch = false);
+                                       const std::vector<PathFigures>& reference, bool same_launch = false,
+                                       double least_loss = kLeastLoss);
 
 // What the shortfalls share, in words, one line each: "every link of host h3: at 8 B and 1 MiB
 // (x0.31 to x0.35 of the reference)", "every link, the whole node: ...". `compared` are the paths

@@ -133,6 +133,7 @@ struct ShareClass {
   std::vector<std::string> shares;
   std::vector<const VictimImpact*> victims;
   bool suffers = false;
+  double worst = 0;  // the largest factor of a size beyond the noise
 };
 
 std::string class_words(const std::vector<std::string>& shares, const std::optional<HostSplit>& split) {
@@ -204,11 +205,12 @@ std::vector<VictimImpact> victim_impacts(const std::vector<PathTimes>& isolated,
   for (const PathTimes& path : loaded) loaded_figures.push_back(path.figures);
   std::vector<Shortfall> shortfalls;
   if (matrix) {
-    shortfalls = cell_shortfalls("", loaded_figures, isolated_figures, true);
+    shortfalls = cell_shortfalls("", loaded_figures, isolated_figures, true, kLeastImpact);
   } else {
     for (std::size_t p = 0; p < loaded.size() && p < isolated.size(); ++p) {
       const std::size_t in_a_row = std::min(kSizesInARow, std::max<std::size_t>(1, loaded[p].figures.sizes.size()));
-      for (const Shortfall& s : curve_shortfalls("", loaded_figures[p], isolated_figures[p], in_a_row)) shortfalls.push_back(s);
+      for (const Shortfall& s : curve_shortfalls("", loaded_figures[p], isolated_figures[p], in_a_row, kLeastImpact))
+        shortfalls.push_back(s);
     }
   }
   std::vector<VictimImpact> victims;
@@ -254,19 +256,20 @@ std::vector<std::string> impact_lines(const std::vector<VictimImpact>& victims, 
   std::vector<ShareClass> classes;
   for (const VictimImpact& victim : victims) {
     auto found = std::find_if(classes.begin(), classes.end(), [&](const ShareClass& c) { return c.shares == victim.shares; });
-    if (found == classes.end()) found = classes.insert(classes.end(), ShareClass{victim.shares, {}, false});
+    if (found == classes.end()) found = classes.insert(classes.end(), ShareClass{victim.shares, {}, false, 0});
     found->victims.push_back(&victim);
     for (const ImpactAtSize& size : victim.sizes) {
       low = std::min(low, size.impact);
       high = std::max(high, size.impact);
       found->suffers = found->suffers || size.beyond_noise;
+      if (size.beyond_noise) found->worst = std::max(found->worst, size.impact);
       any_beyond = any_beyond || size.beyond_noise;
     }
   }
   if (victims.empty() || low > high) return {"no victim path measured in both runs: no impact to tell"};
   if (!any_beyond) return {"no impact within the noise (" + factor_text(low) + " to " + factor_text(high) + ")"};
-  // Those that suffer first; then the others, each with what it shares.
-  std::stable_partition(classes.begin(), classes.end(), [](const ShareClass& c) { return c.suffers; });
+  // Those that suffer first, the worst hit leading; then the others, each with what it shares.
+  std::stable_sort(classes.begin(), classes.end(), [](const ShareClass& a, const ShareClass& b) { return a.worst > b.worst; });
   std::string line;
   for (const ShareClass& c : classes) line += (line.empty() ? "" : "; ") + class_words(c.shares, split) + ": " + class_impact(c);
   const auto suffers = [&](const std::string& share, bool with) {

@@ -46,6 +46,12 @@ struct LoadImpact {
   std::vector<std::string> lines;  // the answer in words
 };
 
+// An impact smaller than this factor is never told beyond the noise: the isolated and the loaded
+// run are a minute or more apart, and a load's work in the kernel takes cores from victims it
+// never crosses where they share them (virtual hosts of one switch on this project's 2-core
+// machine: 8 B cells beside a 12.5 MB/s tcp load between two other hosts read x1.12 to x1.17).
+inline constexpr double kLeastImpact = 1.25;
+
 // Each path's impact at each size both runs have; `isolated` and `loaded` index for index. A
 // matrix's cells are judged as the baseline judges cells (cell_shortfalls), a curve as a curve, in
 // a row of its sizes or of kSizesInARow, whichever is fewer.

@@ -101,6 +101,20 @@ TEST(LoadImpact, TheAnswerNamesTheVictimsAcrossTheSplit) {
             "the load fills the link between the groups");
 }
 
+// Where victims inside a group suffer a little too (the load's kernel work on cores they share),
+// the answer leads with the victims hit hardest, whatever order the matrix met them in.
+TEST(LoadImpact, TheWorstHitVictimsLead) {
+  const auto victim = [](std::vector<std::string> hosts, std::vector<std::string> shares, double impact) {
+    return VictimImpact{"rank 0 -> rank 1", {0, 1}, std::move(hosts), std::move(shares),
+                        {{8, 1e-5, 1e-5 * impact, impact, std::nan(""), true}}};
+  };
+  const std::vector<VictimImpact> victims{victim({"h1", "h2"}, {}, 1.6), victim({"h1", "h5"}, {"group_split"}, 200)};
+  const std::vector<std::string> lines = impact_lines(victims, kSplit);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].rfind("victims across the split {h1, h2, h3} | {h5, h6, h7}: 8 B one-way x200 under load; "
+                           "victims inside a group: 8 B one-way x1.60 under load", 0), 0u) << lines[0];
+}
+
 TEST(LoadImpact, NoImpactIsAnAnswer) {
   std::vector<PathTimes> isolated, loaded;
   matrix(isolated, loaded, 1.03, 1);
