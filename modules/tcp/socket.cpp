@@ -208,18 +208,20 @@ void send_and_receive(const std::vector<Piece>& out, const std::vector<Piece>& i
   Cursor sending(out), receiving(in);
   while (!sending.done() || !receiving.done()) {
     std::vector<pollfd> stuck;
+    bool moved = false;
     if (!receiving.done()) {
       const std::uint64_t received = receive_some(receiving.fd(), receiving.at(), receiving.left());
       if (received == 0) stuck.push_back({receiving.fd(), POLLIN, 0});
+      moved = moved || received > 0;
       receiving.advance(received);
     }
     if (!sending.done()) {
       const std::uint64_t sent = send_some(sending.fd(), sending.at(), sending.left());
       if (sent == 0) stuck.push_back({sending.fd(), POLLOUT, 0});
+      moved = moved || sent > 0;
       sending.advance(sent);
     }
-    // Only when neither way moved: one that moves keeps the loop going.
-    if (stuck.size() == static_cast<std::size_t>(!receiving.done()) + static_cast<std::size_t>(!sending.done())) await(waiting, stuck);
+    if (!moved) await(waiting, stuck);  // a way that moves keeps the loop going
   }
 }
 
