@@ -132,8 +132,8 @@ std::vector<PathTimes> victim_paths(const RunData& run) {
 struct ShareClass {
   std::vector<std::string> shares;
   std::vector<const VictimImpact*> victims;
-  bool suffers = false;
-  double worst = 0;  // the largest factor of a size beyond the noise
+  double worst = 0;  // the largest factor of a size beyond the noise; 0: none is
+  bool suffers() const { return worst > 0; }
 };
 
 std::string class_words(const std::vector<std::string>& shares, const std::optional<HostSplit>& split) {
@@ -256,12 +256,11 @@ std::vector<std::string> impact_lines(const std::vector<VictimImpact>& victims, 
   std::vector<ShareClass> classes;
   for (const VictimImpact& victim : victims) {
     auto found = std::find_if(classes.begin(), classes.end(), [&](const ShareClass& c) { return c.shares == victim.shares; });
-    if (found == classes.end()) found = classes.insert(classes.end(), ShareClass{victim.shares, {}, false, 0});
+    if (found == classes.end()) found = classes.insert(classes.end(), ShareClass{victim.shares, {}, 0});
     found->victims.push_back(&victim);
     for (const ImpactAtSize& size : victim.sizes) {
       low = std::min(low, size.impact);
       high = std::max(high, size.impact);
-      found->suffers = found->suffers || size.beyond_noise;
       if (size.beyond_noise) found->worst = std::max(found->worst, size.impact);
       any_beyond = any_beyond || size.beyond_noise;
     }
@@ -274,7 +273,7 @@ std::vector<std::string> impact_lines(const std::vector<VictimImpact>& victims, 
   for (const ShareClass& c : classes) line += (line.empty() ? "" : "; ") + class_words(c.shares, split) + ": " + class_impact(c);
   const auto suffers = [&](const std::string& share, bool with) {
     return std::any_of(classes.begin(), classes.end(),
-                       [&](const ShareClass& c) { return c.suffers && listed(c.shares, share) == with; });
+                       [&](const ShareClass& c) { return c.suffers() && listed(c.shares, share) == with; });
   };
   const bool across = suffers("group_split", true), elsewhere = suffers("group_split", false);
   const bool on_hosts = suffers("host", true), off_hosts = suffers("host", false);

@@ -28,6 +28,16 @@ std::optional<std::string> damage_from(Transfer transfer) {
   return std::nullopt;
 }
 
+// The members `rank` moves bytes with in `group` (each names it back); none for per-rank modules.
+std::vector<int> partners_in(const Group& group, int rank) {
+  std::vector<int> partners;
+  if (group.peers.empty()) return partners;
+  const Peers& mine = group.peers[static_cast<std::size_t>(rank)];
+  for (int peer : {mine.to, mine.from})
+    if (peer >= 0 && peer != rank && contains(group.members, peer) && !contains(partners, peer)) partners.push_back(peer);
+  return partners;
+}
+
 }  // namespace
 
 std::vector<Group> measurement_groups(const RunRecord& record, const Team& team) {
@@ -51,20 +61,6 @@ std::vector<Group> measurement_groups(const RunRecord& record, const Team& team)
 bool contains(const std::vector<int>& ranks, int rank) {
   return std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
 }
-
-namespace {
-
-// The members `rank` moves bytes with in `group` (each names it back); none for per-rank modules.
-std::vector<int> partners_in(const Group& group, int rank) {
-  std::vector<int> partners;
-  if (group.peers.empty()) return partners;
-  const Peers& mine = group.peers[static_cast<std::size_t>(rank)];
-  for (int peer : {mine.to, mine.from})
-    if (peer >= 0 && peer != rank && contains(group.members, peer) && !contains(partners, peer)) partners.push_back(peer);
-  return partners;
-}
-
-}  // namespace
 
 CollectiveSteps::CollectiveSteps(Module& module, const RunOptions& options, const Team& team, const Clock& clock,
                                  RunGuard& guard, std::mutex& record_lock)
