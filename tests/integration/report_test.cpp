@@ -240,14 +240,23 @@ TEST(Report, NamesTheEagerLimitPlantedWithAnMcaParameter) {
   // Two limits a factor 2 apart, so the break found must move with the parameter. The sweep may
   // tell it a few sizes early where the machine slowed just before the switch (x6.86 at 1536 B for
   // the 2 KiB limit, its sizes measured again all eager): measured again across the setting the
-  // MPI reports, it stands.
-  TempDir dir;
+  // MPI reports, it stands. A launch whose report settles nothing near the limit (no break told,
+  // none withdrawn: a round measured again across it ran slow, one launch in 25 here beside a niced
+  // spinner) is launched again, up to three in all; without the switch found, each fails alike.
   for (int limit : {1024, 2048}) {
-    const nlohmann::json curve = planted_run(dir, limit), &breaks = curve["breaks"];
+    nlohmann::json curve;
+    for (int launch = 0; launch < 3; ++launch) {
+      TempDir dir;
+      curve = planted_run(dir, limit);
+      if (break_near(curve["breaks"], limit) != curve["breaks"].end() ||
+          break_near(curve["withdrawn_breaks"], limit) != curve["withdrawn_breaks"].end())
+        break;
+    }
+    const nlohmann::json& breaks = curve["breaks"];
     const auto planted = break_near(breaks, limit);
     ASSERT_NE(planted, breaks.end()) << "btl_vader_eager_limit " << limit << ": " << breaks.dump()
                                      << "; withdrawn: " << curve["withdrawn_breaks"].dump();
-    EXPECT_EQ((*planted)["kind"], "jump") << "a handshake before the data";
+    EXPECT_EQ((*planted)["kind"], "jump") << "a handshake before the data: " << planted->dump();
     EXPECT_GT((*planted)["jump"].get<double>(), kLeastRepeat);
     // MPI says where it is set to switch, and the report names the break with that setting.
     const std::string setting = "btl_vader_eager_limit = " + std::to_string(limit);

@@ -320,5 +320,26 @@ TEST(ChangePoints, APredictedBreakWhoseSettingWasNotMeasuredAgainStands) {
   EXPECT_GT(a.breaks[0].step_again, 0) << "its own sides were measured again";
 }
 
+TEST(ChangePoints, ASlopeTheSweepSawWhereTheSettingsStepRepeatsIsAJump) {
+  // The machine slowed the sizes around vader's 2 KiB limit by degrees while the sweep went by, so
+  // its pieces part there as a change of rate; measured again across the setting, the handshake's
+  // step repeats every round: a jump, as the setting says (a CI launch told this break a "slope").
+  const auto steeper = [](double n) { return n < kSwitchPast ? kBelow(n) : kBelow(kSwitchPast) + (n - kSwitchPast) * 1e-9; };
+  for (unsigned seed = 0; seed < kSeeds; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const SyntheticCurve c = synthetic_curve(steeper, kQuiet, seed);
+    const std::vector<SettingSides> set = eager_limit_set(c);
+    const HockneyAnalysis swept = analyse_hockney(c.bytes, c.seconds, c.trials);
+    ASSERT_FALSE(swept.breaks.empty());
+    EXPECT_EQ(swept.breaks[0].kind, BreakKind::slope) << swept.breaks[0].bytes;
+    const HockneyAnalysis a = analyse_hockney(
+        c.bytes, c.seconds, c.trials, measured_again(c, sizes_to_recheck(c, set), kEagerThenHandshake, seed), set);
+    ASSERT_FALSE(a.breaks.empty());
+    EXPECT_EQ(a.breaks[0].kind, BreakKind::jump) << a.breaks[0].bytes;
+    EXPECT_TRUE(a.breaks[0].setting_measured_again);
+    EXPECT_GT(a.breaks[0].step_again, kLeastRepeat);
+  }
+}
+
 }  // namespace
 }  // namespace npgpu
