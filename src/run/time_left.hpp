@@ -30,7 +30,7 @@ struct SweepPlan {
 
 // Seconds the sizes of `remaining` will take after the `done` sizes of the same sweep (one curve's).
 // Each remaining size costs the warm-up and the trials the driver will run: trials as many as the
-// finished sizes needed on average (the probe's few repetitions do not foretell them: on one GPU
+// finished sizes needed on average, or the last 16 sizes if more (the probe's few repetitions do not foretell them: on one GPU
 // they foretold 20 where every size took 3, a sweep's estimate 2.6x too long until the probe's
 // size was done; on mpi they foretold 3 where the sizes took 20), each as long as the trial time
 // or one repetition, whichever is longer; a repetition is the window's messages (or the pattern's

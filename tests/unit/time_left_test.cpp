@@ -87,7 +87,8 @@ TEST(SecondsLeft, EveryFinishedSizesTrialsCountAlike) {
 }
 
 TEST(SecondsLeft, OneSizeThatTookManyTrialsMovesTheTrialsLeftByItsShare) {
-  // Forty sizes took 3 trials but one took 9 (a burst of noise): one forty-first of the difference.
+  // Forty sizes took 3 trials but one took 9 (a burst of noise), long enough ago that the last 16
+  // sizes took 3 each: one forty-first of the difference.
   std::vector<SizeResult> done;
   for (int i = 0; i < 41; ++i) done.push_back(finished(8, 1e-6, i == 20 ? 9 : 3, i == 20 ? 0.0925 : 0.0325));
   EXPECT_NEAR(seconds_left_in_sweep(done, {16}, stream_plan(64, false)), (40 * 3 + 9) / 41.0 * 0.01 + 0.0025, 1e-9);
@@ -95,6 +96,17 @@ TEST(SecondsLeft, OneSizeThatTookManyTrialsMovesTheTrialsLeftByItsShare) {
   SweepPlan five = stream_plan(64, false);
   five.min_trials = 5;
   EXPECT_NEAR(seconds_left_in_sweep(done, {16}, five), 5 * 0.01 + 0.0025, 1e-9);
+}
+
+TEST(SecondsLeft, TheSizesLeftTakeAtLeastTheTrialsOfTheLastSixteen) {
+  // Forty sizes took 3 trials, then sixteen took 20 (the sweep's larger sizes, fewer repetitions a
+  // trial, more noise in each): the sizes left take 20, not the sweep's mean of 7.9.
+  std::vector<SizeResult> done;
+  for (int i = 0; i < 56; ++i) done.push_back(finished(8, 1e-6, i < 40 ? 3 : 20, i < 40 ? 0.0325 : 0.2025));
+  EXPECT_NEAR(seconds_left_in_sweep(done, {16}, stream_plan(64, false)), 20 * 0.01 + 0.0025, 1e-9);
+  // One more size of 3 trials, and the last sixteen's mean falls by its share.
+  done.push_back(finished(8, 1e-6, 3, 0.0325));
+  EXPECT_NEAR(seconds_left_in_sweep(done, {16}, stream_plan(64, false)), (15 * 20 + 3) / 16.0 * 0.01 + 0.0025, 1e-9);
 }
 
 TEST(SecondsLeft, OneSizeWhoseHostClockStalledDoesNotSetTheHostsExtra) {
