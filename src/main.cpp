@@ -142,13 +142,17 @@ void plan_pairs(Plan& plan, int ranks) {
   options.upper_given = true;
 }
 
+// What a module this build lacks needs, in the words of a refusal.
+std::string lacked_by_this_build(const ModuleInfo& info) {
+  return "needs " + info.build_needs + ", and this build has none: rebuild where " + info.build_needs +
+         " is installed (see README, 'Building')";
+}
+
 Plan make_plan(RunOptions options, int ranks) {
   Plan plan;
   plan.entry = &find_module(options.module);
   const ModuleInfo& info = plan.entry->info;
-  if (plan.entry->make == nullptr)
-    throw UsageError("module " + info.name + " needs " + info.build_needs + ", and this build has none: rebuild where " +
-                     info.build_needs + " is installed (see README, 'Building')");
+  if (plan.entry->make == nullptr) throw UsageError("module " + info.name + " " + lacked_by_this_build(info));
   if (!options.foreign_options.empty()) {
     const std::string& given = options.foreign_options.front();
     throw UsageError(given + " does not apply to module " + info.name + " (" + modules_taking(given) + ")");
@@ -270,13 +274,17 @@ int load_side(RunOptions options, const LoadPlan& load, const Team& team, RunGua
   return 0;
 }
 
-// Whether the load module can make the load's pattern; UsageError naming the patterns it can make.
+// Whether the load module runs here and can make the load's pattern; UsageError saying why not, or
+// naming the patterns it can make.
 void check_load_module(const LoadPlan& load) {
-  const ModuleInfo& module = find_module(load.module).info;
-  if (module.layout != Layout::pair)
-    throw UsageError("--load-module " + load.module + ": a load moves between pairs of ranks, and module " +
-                     load.module + " measures each rank's own path");
+  const CatalogEntry& entry = find_module(load.module);
+  if (entry.make == nullptr) throw UsageError("--load-module " + load.module + " " + lacked_by_this_build(entry.info));
+  if (entry.unavailable_here != nullptr)
+    if (const std::string why = entry.unavailable_here(); !why.empty())
+      throw UsageError("--load-module " + load.module + " cannot run here: " + why);
+  const ModuleInfo& module = entry.info;
   const auto makes = [&module](LoadPattern pattern) {
+    if (module.layout == Layout::per_rank && (pattern == LoadPattern::incast || pattern == LoadPattern::alltoall)) return false;
     if (pattern == LoadPattern::incast && !module.shares_a_receiver) return false;
     return std::find(module.patterns.begin(), module.patterns.end(), pair_pattern(pattern)) != module.patterns.end();
   };
@@ -302,6 +310,7 @@ int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard) {
     load = {parse_load_pattern(text.pattern), parse_rank_list(text.ranks, world.size()),
             text.bytes != 0 ? text.bytes : kDefaultLoadBytes, text.module.empty() ? command.options.module : text.module,
             world.size()};
+    load.own_paths = find_module(load.module).info.layout == Layout::per_rank;
     check_load(load);
     command.options.pairs = victims_pairs(command.options.pairs, load);
     check_load_module(load);

@@ -111,10 +111,14 @@ class P2pModule final : public Module {
   }
 
   std::vector<std::pair<std::string, std::string>> placement() const override {
-    std::string gpus;
-    for (const auto& [index, side] : sides_) gpus += (gpus.empty() ? "" : "; ") + gpu_line(side.gpu);
+    std::string gpus, bus_ids;
+    for (const auto& [index, side] : sides_) {
+      gpus += (gpus.empty() ? "" : "; ") + gpu_line(side.gpu);
+      bus_ids += (bus_ids.empty() ? "" : " ") + side.gpu.pci_bus_id;
+    }
     std::vector<std::pair<std::string, std::string>> facts{
         {"gpus", gpus},
+        {"gpu_pci_bus_ids", bus_ids},  // what a run under a p2p load shares with it
         {"p2p", write_ ? "write: the GPU holding the data pushes it to its peer"
                        : "read: the receiving GPU pulls the data from its peer"},
         {"copy", kernel_ ? sm_copy_description(sides_.begin()->second.gpu.multiprocessors)

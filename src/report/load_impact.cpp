@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "npgpu/sizes.hpp"
 #include "report/baseline_report.hpp"
@@ -56,11 +57,14 @@ std::vector<std::string> victim_gpus(const RunData& run, const VictimImpact& vic
   return gpus;
 }
 
-// The load ranks' GPUs, as victim_gpus has them.
+// The load ranks' GPUs, as victim_gpus has them; a rank that copies between GPUs (p2p) lists each.
 std::vector<std::string> load_gpus(const LoadData& load) {
   std::vector<std::string> gpus;
-  for (std::size_t i = 0; i < load.ranks.size() && i < load.gpus.size(); ++i)
-    if (!load.gpus[i].empty() && load.gpus[i] != "none") gpus.push_back(host_of(load, load.ranks[i]) + "/" + load.gpus[i]);
+  for (std::size_t i = 0; i < load.ranks.size() && i < load.gpus.size(); ++i) {
+    std::istringstream ids(load.gpus[i]);
+    for (std::string id; ids >> id;)
+      if (id != "none") gpus.push_back(host_of(load, load.ranks[i]) + "/" + id);
+  }
   return gpus;
 }
 

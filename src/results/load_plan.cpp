@@ -76,6 +76,12 @@ void check_load(const LoadPlan& load) {
     throw UsageError("--load-ranks: " + std::to_string(count) + " of the " + std::to_string(load.run_ranks) +
                      " ranks make load, which leaves fewer than the 2 ranks that measure; launch more ranks");
   const bool paired = load.pattern == LoadPattern::stream || load.pattern == LoadPattern::bidir;
+  if (load.own_paths) {
+    if (!paired)
+      throw UsageError("--load " + pattern + ": module " + load.module + " moves within each rank (its own path), so each " +
+                       "load rank streams on its own: allowed stream, bidir");
+    return;
+  }
   if (paired && count % 2 != 0)
     throw UsageError("--load " + pattern + " pairs the load ranks (the first half with the second), and " +
                      std::to_string(count) + " cannot pair up: name an even number in --load-ranks");
@@ -106,6 +112,11 @@ LoadCycle load_cycle(const LoadPlan& load) {
   const int count = static_cast<int>(load.ranks.size());
   LoadCycle cycle;
   cycle.pattern = pair_pattern(load.pattern);
+  if (load.own_paths) {
+    cycle.alone = true;
+    cycle.rounds.emplace_back(static_cast<std::size_t>(count));
+    return cycle;
+  }
   const auto pair = [](std::vector<Peers>& round, int first, int second) {
     round[static_cast<std::size_t>(first)].to = second;
     round[static_cast<std::size_t>(second)].from = first;
@@ -142,7 +153,8 @@ LoadCycle load_cycle(const LoadPlan& load) {
 int windows_per_cycle(const LoadCycle& cycle) {
   int windows = 0;
   for (const std::vector<Peers>& round : cycle.rounds)
-    windows += static_cast<int>(std::count_if(round.begin(), round.end(), [](const Peers& peers) { return peers.to >= 0; }));
+    windows += static_cast<int>(cycle.alone ? round.size()
+                                            : std::count_if(round.begin(), round.end(), [](const Peers& peers) { return peers.to >= 0; }));
   return windows;
 }
 

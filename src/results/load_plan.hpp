@@ -22,6 +22,9 @@ struct LoadPlan {
   std::uint64_t bytes = 0;       // each load message
   std::string module;            // the module that moves the load; empty: the measured one
   int run_ranks = 0;             // of the whole run, load and victims
+  // The load module moves within each rank (memcpy, cudaMemcpy, p2p: Layout::per_rank): every load
+  // rank streams on its own path, with no partner.
+  bool own_paths = false;
 };
 
 // Each load message when --load-size is not given: 4 MiB, where TCP, shared memory and a GPU's
@@ -61,7 +64,8 @@ std::string joined_ranks(const std::vector<int>& ranks, const std::string& separ
 std::vector<int> victims_of(const LoadPlan& load);
 
 // Checks the load against the run: at least two victims, an even number of load ranks for stream and
-// bidir, at least two for the others. UsageError naming what is wrong and what is allowed.
+// bidir, at least two for the others; own paths: stream or bidir, one load rank or more. UsageError
+// naming what is wrong and what is allowed.
 void check_load(const LoadPlan& load);
 
 // --pairs A:B names ranks of the whole run; the victims measure among themselves, numbered in their
@@ -79,10 +83,12 @@ std::string victims_pairs(const std::string& pairs, const LoadPlan& load);
 //     the next round's writer there.
 //   incast: a round per sender, every other load rank streaming to the first, with no barrier
 //     between them: the senders send at once while the first rank receives from one after the other.
+//   own paths: one round, in which every load rank moves a window on its own (`alone`).
 struct LoadCycle {
   Pattern pattern = Pattern::stream;
   std::vector<std::vector<Peers>> rounds;
   bool barrier_between_rounds = false;
+  bool alone = false;
 };
 LoadCycle load_cycle(const LoadPlan& load);
 

@@ -35,10 +35,11 @@ std::uint64_t lasting_window(std::uint64_t window, double seconds) {
   return std::max(window, std::min(kMostMessages, lasting));
 }
 
-// The GPU a load rank's module moves its load with (its PCI bus id), as its placement says; "" for none.
+// The GPU a load rank's module moves its load with (its PCI bus id), as its placement says, or the
+// GPUs of a module that copies between several (p2p), separated by spaces; "" for none.
 std::string gpu_of(const Module& module) {
   for (const auto& [name, value] : module.placement())
-    if (name == "gpu_pci_bus_id") return value;
+    if (name == "gpu_pci_bus_id" || name == "gpu_pci_bus_ids") return value;
   return "";
 }
 
@@ -141,7 +142,14 @@ void make_load(Module& module, const Team& team, const LoadPlan& load, const Clo
   const std::string in_cycle = "the other load ranks in the load's windows (module " + load.module + ", " +
                                load_pattern_name(load.pattern) + ", " + std::to_string(load.bytes) + " B)";
   guard.expect(signals.bound(), in_cycle);
-  if (cycle.rounds.size() == 1) module.select_peers(first_round.at(static_cast<std::size_t>(team.rank())));
+  if (cycle.alone) module.select_variant(0);  // its first path: p2p's first GPU pair (0:1 by default)
+  else if (cycle.rounds.size() == 1) module.select_peers(first_round.at(static_cast<std::size_t>(team.rank())));
+  // A window of `messages`: one repetition of that window for a pair module; as many repetitions
+  // for a module of each rank's own path, whose repetition is one copy (it has no window).
+  const auto window_of = [&](std::uint64_t messages) {
+    return cycle.alone ? TrialSpec{cycle.pattern, load.bytes, messages, 1, clock}
+                       : TrialSpec{cycle.pattern, load.bytes, 1, messages, clock};
+  };
   const double began = clock.now();
   bool first = true, warm = false, stop = false;
   double cycles = 0, counted_from = began;
@@ -153,11 +161,11 @@ void make_load(Module& module, const Team& team, const LoadPlan& load, const Clo
     for (std::size_t r = 0; r < cycle.rounds.size(); ++r) {
       if (r > 0 && cycle.barrier_between_rounds) team.barrier();
       const Peers& mine = cycle.rounds[r].at(static_cast<std::size_t>(team.rank()));
-      if (mine.idle()) continue;
+      if (mine.idle() && !cycle.alone) continue;
       // A new partner each round: both sides count its tags from zero (select_peers).
       if (cycle.rounds.size() > 1) module.select_peers(mine);
       const double started = clock.now();
-      module.run({cycle.pattern, load.bytes, 1, window, clock});
+      module.run(window_of(window));
       window_seconds += clock.now() - started;
       ++windows;
     }
@@ -176,8 +184,10 @@ void make_load(Module& module, const Team& team, const LoadPlan& load, const Clo
     stop = team.any(team.is_root() && warm && signals.stop_asked());
     guard.expect(signals.bound(), in_cycle);
   }
-  const TransferShape shape = module.shape(cycle.pattern, load.bytes, window);
-  const double bytes = cycles * windows_per_cycle(cycle) * shape.transfers_per_rep * shape.bytes_per_transfer;
+  const TrialSpec last = window_of(window);
+  const TransferShape shape = module.shape(cycle.pattern, load.bytes, last.window);
+  const double bytes = cycles * windows_per_cycle(cycle) * static_cast<double>(last.reps) * shape.transfers_per_rep *
+                       shape.bytes_per_transfer;
   const LoadResult result{bytes, clock.now() - counted_from, team.gather(gpu_of(module)), static_cast<double>(window)};
   if (team.is_root()) signals.moved(result);
   guard.idle();

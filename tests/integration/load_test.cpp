@@ -18,8 +18,8 @@
 namespace npgpu::test {
 namespace {
 
-std::vector<std::string> load_run(const std::string& record, const std::vector<std::string>& load) {
-  return joined(joined(mpirun_npgpu(4), {"--module", "mpi", "-o", record}), joined(quick_sweep("4K"), load));
+std::vector<std::string> load_run(const std::string& record, const std::vector<std::string>& load, int ranks = 4) {
+  return joined(joined(mpirun_npgpu(ranks), {"--module", "mpi", "-o", record}), joined(quick_sweep("4K"), load));
 }
 
 // The seconds of a console line's "~1.13 s left".
@@ -97,6 +97,26 @@ TEST(UnderLoad, AnotherModuleMakesTheLoadWithItsOwnDefaults) {
   H5File file(record);
   EXPECT_EQ(file.text_attribute("/runs/0002/load", "module"), "tcp");
   EXPECT_GT(file.number_attribute("/runs/0002/load", "moved_bytes"), 0) << "tcp moved the load under mpi's victims";
+}
+
+// A module of each rank's own path makes the load too: one load rank copying 4 MiB in its own
+// memory (memcpy), under mpi's victims, as a p2p or cudaMemcpy copy loads a GPU's links.
+TEST(UnderLoad, AModuleOfEachRanksOwnPathLoadsFromOneRank) {
+  TempDir dir;
+  const std::string record = dir.file("memcpy-load.h5");
+  const CommandResult r =
+      run_command(load_run(record, {"--load", "stream", "--load-ranks", "2", "--load-module", "memcpy"}, 3));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  H5File file(record);
+  EXPECT_EQ(file.text_attribute("/runs/0002/load", "module"), "memcpy");
+  EXPECT_EQ(file.text_attribute("/runs/0002/load", "ranks"), "2");
+  EXPECT_EQ(file.text_attribute("/runs/0002/load", "victims"), "0,1");
+  const double bytes = file.number_attribute("/runs/0002/load", "moved_bytes");
+  const double window = file.number_attribute("/runs/0002/load", "window");
+  const double cycles = bytes / (window * (4 << 20));
+  EXPECT_GE(cycles, 1) << bytes;
+  EXPECT_DOUBLE_EQ(cycles, std::round(cycles)) << "whole windows of 4 MiB copies, one a cycle";
+  EXPECT_LT(bytes / file.number_attribute("/runs/0002/load", "moved_seconds"), 200e9) << "faster than this machine's memory";
 }
 
 // --pairs all among the victims (world ranks 1 and 3): the report's `load` answers per cell and size.
@@ -190,7 +210,13 @@ TEST(UnderLoad, BadLoadsAreRefusedInOneLineWithNothingWritten) {
       {{"--load", "stream", "--load-ranks", "2,3", "--pairs", "0:2"}, "rank 2 makes load"},
       {{"--load", "stream", "--load-ranks", "1,2,3"}, "3 of the 4 ranks make load"},
       {{"--load", "bidir", "--load-ranks", "3"}, "cannot pair up"},
-      {{"--load", "stream", "--load-ranks", "2,3", "--load-module", "memcpy"}, "measures each rank's own path"},
+      {{"--load", "alltoall", "--load-ranks", "2,3", "--load-module", "memcpy"},
+       "--load alltoall: module memcpy moves within each rank (its own path), so each load rank streams on its own: "
+       "allowed stream, bidir"},
+      {{"--load", "bidir", "--load-ranks", "3", "--load-module", "memcpy"},
+       "--load bidir: module memcpy cannot make it; it makes: stream"},
+      // No GPU here (CI), or no CUDA in the build: either way one line before anything starts.
+      {{"--load", "stream", "--load-ranks", "3", "--load-module", "p2p"}, "--load-module p2p "},
       {{"--load", "alltoall", "--load-ranks", "3"}, "--load alltoall needs at least 2 load ranks"},
       // Refused by the victims' own run, after the load is set up: the load ends without starting.
       {{"--load", "stream", "--load-ranks", "2,3", "--pairs", "all", "--sample", "3"}, "--sample 3: each rank has 1 partners"},

@@ -193,6 +193,18 @@ TEST(LoadImpact, VictimsOnTheLoadsGpusAreToldApartFromThoseBesideIt) {
                                   "memory and links)"});
 }
 
+// A p2p load copies between two GPUs from one rank, which lists both: the pair on them shares the
+// load's GPUs, the pair on C and D does not.
+TEST(LoadImpact, ALoadRankThatCopiesBetweenTwoGpusSharesBoth) {
+  std::vector<RunData> runs{pairs_on_gpus("isolated", "/runs/0001", 1), pairs_on_gpus("loaded", "/runs/0002", 50)};
+  for (RunData& run : runs) run.load_facts = LoadData{"stream", "p2p", {4}, {0, 1, 2, 3}, std::vector<std::string>(5, "n1"), {"A B"}};
+  const std::vector<LoadImpact> impacts = load_impacts(runs);
+  ASSERT_EQ(impacts.size(), 1u);
+  ASSERT_EQ(impacts[0].victims.size(), 2u);
+  EXPECT_EQ(impacts[0].victims[0].shares, (std::vector<std::string>{"host", "gpu"}));
+  EXPECT_EQ(impacts[0].victims[1].shares, std::vector<std::string>{"host"});
+}
+
 // A load with pauses (TCP's window, the load's own steps between its windows) leaves a few of a
 // victim's trials as fast as alone: seen between virtual hosts, a cell across a trunk whose 20
 // loaded trials read 8-14 us three times and 0.8-4.8 ms the rest, against 6 us alone. The typical

@@ -104,6 +104,27 @@ TEST(LoadPlan, IncastSendsFromEveryOtherLoadRankToTheFirstWithNoBarrierBetween) 
   EXPECT_EQ(windows_per_cycle(cycle), 3);
 }
 
+TEST(LoadPlan, AModuleOfEachRanksOwnPathLoadsEveryLoadRankAloneInOneRound) {
+  // memcpy, cudaMemcpy, p2p: each load rank moves a window on its own path, any count of them.
+  for (const std::vector<int>& ranks : {std::vector<int>{2}, std::vector<int>{2, 3, 4}}) {
+    const LoadPlan load{LoadPattern::stream, ranks, 1 << 20, "p2p", 5, true};
+    check_load(load);
+    const LoadCycle cycle = load_cycle(load);
+    ASSERT_EQ(cycle.rounds.size(), 1u);
+    EXPECT_TRUE(cycle.alone);
+    EXPECT_EQ(cycle.rounds[0].size(), ranks.size());
+    EXPECT_EQ(windows_per_cycle(cycle), static_cast<int>(ranks.size())) << "one window a load rank";
+    EXPECT_EQ(cycle.pattern, Pattern::stream);
+  }
+  EXPECT_EQ(load_cycle({LoadPattern::bidir, {3}, 8, "p2p", 5, true}).pattern, Pattern::bidir);
+  EXPECT_EQ(refusal([] { check_load({LoadPattern::incast, {2, 3}, 8, "p2p", 5, true}); }),
+            "--load incast: module p2p moves within each rank (its own path), so each load rank streams on its own: "
+            "allowed stream, bidir");
+  EXPECT_EQ(refusal([] { check_load({LoadPattern::stream, {1, 2}, 8, "p2p", 3, true}); }),
+            "--load-ranks: 2 of the 3 ranks make load, which leaves fewer than the 2 ranks that measure; launch more "
+            "ranks");
+}
+
 TEST(LoadPlan, LoadsThatLeaveNoPairToMeasureOrCannotPairUpAreRefused) {
   EXPECT_EQ(refusal([] { check_load({LoadPattern::stream, {0, 1}, 8, "", 3}); }),
             "--load-ranks: 2 of the 3 ranks make load, which leaves fewer than the 2 ranks that measure; launch more "
