@@ -22,9 +22,9 @@ struct ModuleInfo {
   std::string build_needs;        // "" or what the build lacked ("CUDA", "NCCL")
   PathWords (*words)(const PlacementFacts&) = nullptr;  // what a break or a shortfall can mean on its path
   DeclareOptions declare_options = nullptr;             // the module's option group; null: it has none
-  // Pair modules: several ranks may stream to one rank at once while it receives from one after the
-  // other (two-sided messages, matched by sender), which --load incast needs; not where a sender
-  // writes into its receiver's memory, where two senders would meet.
+  // Pair modules: several ranks may stream to one rank at once while it receives from all of them
+  // (two-sided messages, matched by sender), which --load incast needs; not where a sender writes
+  // into its receiver's memory, where two senders would meet.
   bool shares_a_receiver = false;
 };
 

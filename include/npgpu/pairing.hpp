@@ -18,7 +18,16 @@ namespace npgpu {
 struct Peers {
   int to = -1;
   int from = -1;
+  // A load's incast only: more senders whose stream windows arrive with `from`'s, at once.
+  std::vector<int> more_from;
   bool idle() const { return to < 0 && from < 0; }
+  // `from`, then `more_from`: every rank whose windows this rank receives.
+  std::vector<int> senders() const {
+    std::vector<int> all;
+    if (from >= 0) all.push_back(from);
+    all.insert(all.end(), more_from.begin(), more_from.end());
+    return all;
+  }
 };
 
 enum class PairingMode { one_pair, halves, all };

@@ -103,23 +103,25 @@ void PairPatterns::pingpong(std::uint64_t n) {
   if (peers_.to >= 0) expect_tag(pong, peer_on_host_);
 }
 
-// A window of messages to `to`, closed by its ack; a window from `from`, acknowledged (osu_bw).
+// A window of messages to `to`, closed by its ack; a window from `from`, acknowledged (osu_bw). An
+// incast's receiver takes a window from each sender at once, each message in a slot of its own.
 void PairPatterns::stream(std::uint64_t n) {
+  const std::vector<int> senders = peers_.senders();
+  const auto slot_of = [&](std::uint64_t i, std::size_t sender) { return (counter_ * window_ + i) * senders.size() + sender; };
   for (std::uint64_t i = 0; i < window_; ++i) {
-    const std::uint64_t slot = counter_ * window_ + i;
     if (peers_.to >= 0) {
-      const Message out = outgoing(peers_.to, n, slot);
+      const Message out = outgoing(peers_.to, n, counter_ * window_ + i);
       stamp_tag(out);
       transport_.send(out);
     }
-    if (peers_.from >= 0) transport_.receive(incoming(peers_.from, n, slot));
+    for (std::size_t s = 0; s < senders.size(); ++s) transport_.receive(incoming(senders[s], n, slot_of(i, s)));
   }
   transport_.complete();
   // The ack travels between the same kinds of memory as the data, as in osu_bw.
   if (peers_.to >= 0) transport_.receive(incoming(peers_.to, kAckBytes, 0));
-  if (peers_.from >= 0) {
-    expect_tag(incoming(peers_.from, n, counter_ * window_ + window_ - 1), peer_on_host_);
-    transport_.send(outgoing(peers_.from, kAckBytes, 0));
+  for (std::size_t s = 0; s < senders.size(); ++s) {
+    expect_tag(incoming(senders[s], n, slot_of(window_ - 1, s)), peer_on_host_);
+    transport_.send(outgoing(senders[s], kAckBytes, 0));
   }
   transport_.complete();
 }

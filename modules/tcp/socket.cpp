@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <utility>
 
 #include "net_common/ip_networks.hpp"
@@ -222,6 +223,27 @@ void send_and_receive(const std::vector<Piece>& out, const std::vector<Piece>& i
       sending.advance(sent);
     }
     if (!moved) await(waiting, stuck);  // a way that moves keeps the loop going
+  }
+}
+
+void receive_from_each(const std::vector<Piece>& in, Waiting waiting) {
+  std::map<int, std::vector<Piece>> by_socket;
+  for (const Piece& piece : in) by_socket[piece.fd].push_back(piece);
+  std::vector<Cursor> cursors;
+  for (const auto& [fd, pieces] : by_socket) cursors.emplace_back(pieces);
+  for (bool left = true; left;) {
+    std::vector<pollfd> stuck;
+    bool moved = false;
+    left = false;
+    for (Cursor& cursor : cursors) {
+      if (cursor.done()) continue;
+      const std::uint64_t received = receive_some(cursor.fd(), cursor.at(), cursor.left());
+      if (received == 0) stuck.push_back({cursor.fd(), POLLIN, 0});
+      moved = moved || received > 0;
+      cursor.advance(received);
+      left = left || !cursor.done();
+    }
+    if (left && !moved) await(waiting, stuck);
   }
 }
 

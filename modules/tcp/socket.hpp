@@ -68,5 +68,9 @@ struct Piece {
 // Sends every piece of `out` while receiving every piece of `in`, in order, taking turns without
 // blocking, so two ranks doing this at once never both wait on full socket buffers.
 void send_and_receive(const std::vector<Piece>& out, const std::vector<Piece>& in, Waiting waiting = Waiting::spin);
+// Receives every piece of `in` from several sockets at once, each socket's pieces in order, reading
+// whichever sender's bytes are ready: an incast's receiver, which must not leave one sender stalled
+// on a full socket buffer while it waits for another.
+void receive_from_each(const std::vector<Piece>& in, Waiting waiting = Waiting::spin);
 
 }  // namespace npgpu::tcp

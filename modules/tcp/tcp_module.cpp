@@ -3,6 +3,7 @@
 // that ever exchange messages, made in setup, so no connection is made while measuring.
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <map>
@@ -30,12 +31,18 @@ class TcpTransport final : public Transport {
   void send(const Message& message) override { out_.push_back(piece(message)); }
   void receive(const Message& message) override { in_.push_back(piece(message)); }
 
-  // One send() per message, as an application writes them; both ways at once through turns.
+  // One send() per message, as an application writes them; both ways at once through turns; from
+  // several senders at once (an incast) whichever is ready.
   void complete() override {
+    const auto one_socket = [](const std::vector<tcp::Piece>& pieces) {
+      return std::all_of(pieces.begin(), pieces.end(), [&](const tcp::Piece& p) { return p.fd == pieces.front().fd; });
+    };
     if (in_.empty()) {
       for (const tcp::Piece& piece : out_) tcp::send_all(piece.fd, piece.data, piece.bytes, waiting_);
-    } else if (out_.empty()) {
+    } else if (out_.empty() && one_socket(in_)) {
       for (const tcp::Piece& piece : in_) tcp::receive_all(piece.fd, piece.data, piece.bytes, waiting_);
+    } else if (out_.empty()) {
+      tcp::receive_from_each(in_, waiting_);
     } else {
       tcp::send_and_receive(out_, in_, waiting_);
     }

@@ -128,9 +128,15 @@ LoadCycle load_cycle(const LoadPlan& load) {
       for (int i = 0; i < count / 2; ++i) pair(round, i, i + count / 2);
       break;
     }
-    case LoadPattern::incast:
-      for (int sender = 1; sender < count; ++sender) pair(cycle.rounds.emplace_back(static_cast<std::size_t>(count)), sender, 0);
+    case LoadPattern::incast: {
+      std::vector<Peers>& round = cycle.rounds.emplace_back(static_cast<std::size_t>(count));
+      for (int sender = 1; sender < count; ++sender) {
+        round[static_cast<std::size_t>(sender)].to = 0;
+        if (sender == 1) round[0].from = sender;
+        else round[0].more_from.push_back(sender);
+      }
       break;
+    }
     case LoadPattern::alltoall: {
       // The circle method: seat `seats` (the count made even; an odd count's extra seat is a bye),
       // hold the last seat and turn the others one place each round.
@@ -160,7 +166,8 @@ int windows_per_cycle(const LoadCycle& cycle) {
 
 RankPairing load_pairing(const LoadPlan& load) {
   RankPairing pairing;
-  pairing.mode = load_cycle(load).rounds.size() == 1 ? PairingMode::halves : PairingMode::all;
+  const bool halves = load.own_paths || load.pattern == LoadPattern::stream || load.pattern == LoadPattern::bidir;
+  pairing.mode = halves ? PairingMode::halves : PairingMode::all;
   pairing.ranks = static_cast<int>(load.ranks.size());
   return pairing;
 }

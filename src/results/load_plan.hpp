@@ -81,8 +81,8 @@ std::string victims_pairs(const std::string& pairs, const LoadPlan& load);
 //     a pairwise all-to-all exchanges; with an odd count one rank sits each round out. A barrier
 //     between rounds: a transport that writes into its peer's memory (cudaIpc, mpiRma) must not meet
 //     the next round's writer there.
-//   incast: a round per sender, every other load rank streaming to the first, with no barrier
-//     between them: the senders send at once while the first rank receives from one after the other.
+//   incast: one round, every other load rank streaming to the first, which receives a window from
+//     each at once (Peers::more_from): many senders into one receiver, as a checkpoint's writers.
 //   own paths: one round, in which every load rank moves a window on its own (`alone`).
 struct LoadCycle {
   Pattern pattern = Pattern::stream;
@@ -98,8 +98,8 @@ Pattern pair_pattern(LoadPattern pattern);
 // Pair windows a cycle moves: the load's bytes are this x one window of the cycle's pattern.
 int windows_per_cycle(const LoadCycle& cycle);
 
-// How the load module is set up over the load ranks: halves for one round; all (every load rank
-// connects to every other) when the rounds change partners.
+// How the load module is set up over the load ranks: halves for stream and bidir (and own paths,
+// which ignore it); all (every load rank connects to every other) for incast and alltoall.
 RankPairing load_pairing(const LoadPlan& load);
 
 }  // namespace npgpu

@@ -59,6 +59,25 @@ TEST(TcpSocket, BothWaysAtOnceDoNotDeadlockWhenBuffersFill) {
   EXPECT_EQ(first_mismatch(b_in.data(), bytes, 1), bytes);
 }
 
+TEST(TcpSocket, AnIncastsReceiverTakesFromWhicheverSenderIsReady) {
+  // Sender A sends only once sender B's 8 MiB are all taken, far more than B's small socket buffers
+  // hold: a receiver that waited on A first would leave B stalled forever.
+  const std::uint64_t bytes = 8 * MiB;
+  const Connection a = connect_pair({64 * 1024, true}), b = connect_pair({64 * 1024, true});
+  HostBuffer a_out(bytes), b_out(bytes), a_in(bytes), b_in(bytes);
+  fill_pattern(a_out.data(), bytes, 3);
+  fill_pattern(b_out.data(), bytes, 4);
+  std::thread senders([&] {
+    send_all(b.near.fd(), b_out.data(), bytes);
+    send_all(a.near.fd(), a_out.data(), bytes);
+  });
+  receive_from_each({{a.far.fd(), a_in.data(), bytes / 2}, {b.far.fd(), b_in.data(), bytes}, {a.far.fd(), a_in.data() + bytes / 2, bytes / 2}},
+                    Waiting::asleep);
+  senders.join();
+  EXPECT_EQ(first_mismatch(a_in.data(), bytes, 3), bytes) << "each socket's pieces in order";
+  EXPECT_EQ(first_mismatch(b_in.data(), bytes, 4), bytes);
+}
+
 TEST(TcpSocket, WholeMessagesThroughPartialSendsAndReceives) {
   const std::uint64_t bytes = 4 * MiB + 3;
   const Connection c = connect_pair({});
