@@ -19,11 +19,6 @@ namespace {
 
 constexpr std::uint64_t kFirstProbeBytes = 1 << 20;
 constexpr std::size_t kProbeRepetitions = 5;
-// The share of a sweep's sizes measured again after it, foretold until its last size says which:
-// 13 to 30% of the 141 sizes of 12 default sweeps here (mpi pingpong, stream and bidir, tcp), 20%
-// at the median. Until then the time left had left out those 1.5 s or so of a 20 s sweep, and
-// read 0.1 of the truth at its last tenth.
-constexpr double kShareMeasuredAgain = 0.2;
 
 class CurveSweep {
  public:
@@ -77,16 +72,13 @@ class CurveSweep {
       swept.push_back({mine.reps, window});
       ++progress_.done;
       collect(group, mine, first_curve, [&] {
-        progress_.seconds_left = estimate_seconds_left(index, sweeps_after) +
-                                 static_cast<double>(sweeps_after) * seconds_likely_measured_again(first_curve, swept);
+        progress_.seconds_left = estimate_seconds_left(index, sweeps_after);
         progress_.measured_again = 0;
         if (index + 1 == record_.schedule.size()) {
           // The sizes measured again come after the last one: the console says how many and how long.
           again_ = sizes_to_measure_again_now(first_curve);
           progress_.measured_again = again_.size();
-          for (std::uint64_t again : again_) progress_.seconds_left += seconds_to_measure_again(first_curve, swept, again);
-        } else {
-          progress_.seconds_left += seconds_likely_measured_again(first_curve, swept);
+          progress_.seconds_left += seconds_to_measure_again(first_curve, swept);
         }
         for (Reporter* reporter : reporters_) reporter->size_done(record_, first_curve, index, progress_);
       });
@@ -183,21 +175,16 @@ class CurveSweep {
     return {chosen.begin(), chosen.end()};
   }
 
-  // Rank 0: what measuring size `index` again will take, each round a warm-up of a quarter of the
-  // size's repetitions and a trial of them, as the sweep measured it.
-  double seconds_to_measure_again(std::size_t first_curve, const std::vector<HowMeasured>& swept, std::size_t index) const {
-    const SizeResult& size = record_.curves[first_curve].sizes[index];
-    const auto reps = static_cast<double>(swept[index].reps);
-    return static_cast<double>(kRecheckRounds) * (reps + std::max(1.0, std::floor(reps / 4))) * size.time.median *
-           size.shape.transfers_per_rep;
-  }
-
-  // Rank 0, before the sweep's last size says which sizes: what measuring again will likely take,
-  // kShareMeasuredAgain of the schedule's sizes, each as costly as the sizes swept so far on average.
-  double seconds_likely_measured_again(std::size_t first_curve, const std::vector<HowMeasured>& swept) const {
-    double per_size = 0;
-    for (std::size_t index = 0; index < swept.size(); ++index) per_size += seconds_to_measure_again(first_curve, swept, index);
-    return kShareMeasuredAgain * static_cast<double>(record_.schedule.size()) * per_size / static_cast<double>(swept.size());
+  // Rank 0: what measuring again_ will take, each round a warm-up of a quarter of the size's
+  // repetitions and a trial of them, as the sweep measured it.
+  double seconds_to_measure_again(std::size_t first_curve, const std::vector<HowMeasured>& swept) const {
+    double seconds = 0;
+    for (std::uint64_t index : again_) {
+      const SizeResult& size = record_.curves[first_curve].sizes[index];
+      const auto reps = static_cast<double>(swept[index].reps);
+      seconds += (reps + std::max(1.0, std::floor(reps / 4))) * size.time.median * size.shape.transfers_per_rep;
+    }
+    return static_cast<double>(kRecheckRounds) * seconds;
   }
 
   // Where the path's settings say it switches, as the report will read them from the record: the
