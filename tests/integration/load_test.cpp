@@ -238,12 +238,14 @@ TEST(UnderLoad, BadLoadsAreRefusedInOneLineWithNothingWritten) {
 // A load rank that stops answering (SIGSTOP: hung, not dead, so mpirun does not end the job for
 // it) once the victims' isolated run is saved: the other load rank, and the victims' first rank
 // waiting for the load's answer, each wait within --timeout; the first past it stops the run with
-// exit 3 naming the load ranks, and the isolated run stays saved.
+// exit 3 naming the load ranks, and the isolated run stays saved. Warm buffers: cache-cold pools
+// are twice the last-level cache, and 4 ranks touching 2 x 256 MiB each on 2 cores (a 508 MiB
+// cache) took longer than the 3 s to set up.
 TEST(UnderLoad, AHungLoadRankStopsTheRunWithinTheBoundNamingTheLoad) {
   TempDir dir;
   const std::string record = dir.file("hung.h5");
   BackgroundCommand run(joined(load_run(record, {"--load", "stream", "--load-ranks", "2,3", "--load-size", "1M"}),
-                               {"--timeout", "3"}));
+                               {"--timeout", "3", "--cache", "warm"}));
   const auto isolated_saved = [&] { return run.out_so_far().find("/runs/0001") != std::string::npos; };
   ASSERT_TRUE(poll_until([&] { return isolated_saved() || run.wait_for(std::chrono::seconds(0)); }, std::chrono::seconds(120)));
   const pid_t load_rank = rank_process(run.pid(), 3);
