@@ -7,7 +7,7 @@ measuring is the first line after the last progress line: the summary, printed o
 cells) measured again are done, before the record is written. Within 25% at every tenth is the
 target.
 
-    bench/time_left.py [--build build] [--launches 3] [--kinds stream,pingpong,tcp,matrix,load] [--logs DIR]
+    bench/time_left.py [--build build] [--launches 3] [--kinds stream,pingpong,tcp,matrix,load,h2d,d2d] [--logs DIR]
 
 Prints a table last: per kind and tenth, the estimate over the truth (median and the launch
 furthest from 1), and how many tenths of all launches are outside 25%. Needs a built npgpu.
@@ -31,6 +31,9 @@ KINDS = {
     "matrix": (FOUR, ["--module", "mpi", "--pairs", "all"]),
     # ranks 0 and 1 measure alone, then while 2 and 3 stream: two sweeps in one launch
     "load": (FOUR, ["--module", "mpi", "--pattern", "stream", "--load", "stream", "--load-ranks", "2,3"]),
+    # on a GPU machine: one rank's copies, host to GPU and inside the GPU
+    "h2d": ([], ["--module", "cudaMemcpy"]),
+    "d2d": ([], ["--module", "cudaMemcpy", "--direction", "d2d"]),
 }
 PROGRESS = re.compile(r"^\[\s*\d+/\d+\]")
 TARGET = 0.25
@@ -72,7 +75,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--launches", type=int, default=3)
-    parser.add_argument("--kinds", default=",".join(KINDS), help="which of " + ", ".join(KINDS))
+    parser.add_argument("--kinds", default="stream,pingpong,tcp,matrix,load",
+                        help="which of " + ", ".join(KINDS) + " (h2d and d2d need a GPU)")
     parser.add_argument("--logs", help="a folder to keep each launch's console, its lines stamped")
     options = parser.parse_args()
     npgpu = os.path.join(options.build, "npgpu")

@@ -61,22 +61,28 @@ class CurveSweep {
     size_.start_sweep();
     probe_ = probe_large_sizes(group);
     std::vector<HowMeasured> swept;
+    const double sweep_started = steps_.clock().now();
+    double measured_until = sweep_started, between_sizes = 0;
     for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
       const std::uint64_t bytes = record_.schedule[index];
       const NvtxRange range(options_.nvtx, "npgpu " + (variant.empty() ? "" : variant + " ") + format_bytes(bytes));
       if (drifting_ != nullptr && bytes >= options_.drift->from_bytes) drifting_->start();
       const double started = steps_.clock().now();
+      if (index > 0) between_sizes += started - measured_until;
       const std::uint64_t window = size_.choose_window(group, bytes, options_.pattern);
       SizeResult mine = size_.measure(group, bytes, options_.pattern, window);
-      mine.wall_seconds = steps_.clock().now() - started;
+      measured_until = steps_.clock().now();
+      mine.wall_seconds = measured_until - started;
       swept.push_back({mine.reps, window});
       ++progress_.done;
       collect(group, mine, first_curve, [&] {
-        progress_.seconds_left = estimate_seconds_left(index, sweeps_after);
+        const std::size_t sizes = index + 1;
+        if (sizes == record_.schedule.size() || sizes == record_.schedule.size() / 2) choose_sizes_again(first_curve, sizes);
+        progress_.seconds_left = estimate_seconds_left(index, sweeps_after, sweep_started,
+                                                       index > 0 ? between_sizes / static_cast<double>(index) : 0);
         progress_.measured_again = 0;
-        if (index + 1 == record_.schedule.size()) {
+        if (sizes == record_.schedule.size()) {
           // The sizes measured again come after the last one: the console says how many and how long.
-          again_ = sizes_to_measure_again_now(first_curve);
           progress_.measured_again = again_.size();
           progress_.seconds_left += seconds_to_measure_again(first_curve, swept);
         }
@@ -175,15 +181,23 @@ class CurveSweep {
     return {chosen.begin(), chosen.end()};
   }
 
-  // Rank 0: what measuring again_ will take, each round a warm-up of a quarter of the size's
-  // repetitions and a trial of them, as the sweep measured it.
+  // Rank 0, at the sweep's last size: again_, the sizes to measure again. Halfway through the first
+  // sweep the same choice from the sizes so far is timed and dropped: the time left foretells the
+  // choice at the end from it (the last line waits 0.2 s for it after a GPU copy's 159 sizes, a
+  // fifth of the sweep's last tenth), at an eighth of its cost.
+  void choose_sizes_again(std::size_t first_curve, std::size_t sizes) {
+    const bool last = sizes == record_.schedule.size();
+    if (!last && choice_timed_.sizes > 0) return;
+    const double started = steps_.clock().now();
+    std::vector<std::uint64_t> chosen = sizes_to_measure_again_now(first_curve);
+    choice_timed_ = {steps_.clock().now() - started, sizes};
+    if (last) again_ = std::move(chosen);
+  }
+
+  // Rank 0: what measuring again_ will take, kRecheckRounds rounds of each size.
   double seconds_to_measure_again(std::size_t first_curve, const std::vector<HowMeasured>& swept) const {
     double seconds = 0;
-    for (std::uint64_t index : again_) {
-      const SizeResult& size = record_.curves[first_curve].sizes[index];
-      const auto reps = static_cast<double>(swept[index].reps);
-      seconds += (reps + std::max(1.0, std::floor(reps / 4))) * size.time.median * size.shape.transfers_per_rep;
-    }
+    for (std::uint64_t index : again_) seconds += seconds_of_a_round_again(record_.curves[first_curve].sizes[index], swept[index].reps);
     return static_cast<double>(kRecheckRounds) * seconds;
   }
 
@@ -224,8 +238,10 @@ class CurveSweep {
     });
   }
 
-  // This sweep's sizes left (seconds_left_in_sweep), then every later sweep as long as this one.
-  double estimate_seconds_left(std::size_t index, std::size_t sweeps_after) const {
+  // This sweep's sizes left (seconds_left_in_sweep) and the choice of sizes to measure again at its
+  // end, then every later sweep as long as this one.
+  double estimate_seconds_left(std::size_t index, std::size_t sweeps_after, double sweep_started,
+                               double between_sizes) const {
     const Curve& curve = record_.curves.back();
     const std::vector<std::uint64_t> remaining(record_.schedule.begin() + static_cast<std::ptrdiff_t>(index) + 1,
                                                record_.schedule.end());
@@ -233,10 +249,10 @@ class CurveSweep {
                          size_.shortest_round_trip(), [&](std::uint64_t bytes, std::uint64_t window) {
                            return module_.shape(options_.pattern, bytes, window);
                          },
-                         probe_};
-    const double left = seconds_left_in_sweep(curve.sizes, remaining, plan);
-    double spent = 0;
-    for (const SizeResult& size : curve.sizes) spent += size.wall_seconds;
+                         probe_, between_sizes};
+    double left = seconds_left_in_sweep(curve.sizes, remaining, plan);
+    if (!remaining.empty()) left += seconds_to_choose_again(choice_timed_.seconds, choice_timed_.sizes, record_.schedule.size());
+    const double spent = steps_.clock().now() - sweep_started;
     return left + static_cast<double>(sweeps_after) * (spent + left);
   }
 
@@ -250,6 +266,10 @@ class CurveSweep {
   std::vector<Group> groups_;
   Probe probe_;  // of this sweep's large sizes
   std::vector<std::uint64_t> again_;  // rank 0: the sizes of this sweep to measure again
+  struct {
+    double seconds = 0;
+    std::size_t sizes = 0;  // 0: not timed yet
+  } choice_timed_;  // rank 0: the last choice of sizes to measure again, and of how many sizes
   Progress progress_;
 };
 

@@ -1,6 +1,7 @@
 #include "run/time_left.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "results/statistics.hpp"
 
@@ -103,10 +104,24 @@ double seconds_left_in_sweep(const std::vector<SizeResult>& done, const std::vec
     const TransferShape shape = plan.shape(bytes, window);
     const double rate = rate_at_most(shape.bytes_per_transfer, done.back(), plan.probe, best_rate);
     const double transfer = std::max(previous_transfer, shape.bytes_per_transfer / rate);
-    left += std::max(0.0, modelled_cost(trial, transfer * shape.transfers_per_rep, host_extra, trials) + beyond_model);
+    left += std::max(0.0, modelled_cost(trial, transfer * shape.transfers_per_rep, host_extra, trials) + beyond_model) +
+            plan.between_sizes;
     previous_transfer = transfer;
   }
   return left;
+}
+
+double seconds_of_a_round_again(const SizeResult& size, std::uint64_t reps) {
+  const auto all = static_cast<double>(reps);
+  const double warm_up = std::max(1.0, std::floor(all / 4));
+  const double swept = static_cast<double>(size.trial_seconds.size()) * all + warm_up;
+  return size.wall_seconds * (all + warm_up) / swept;
+}
+
+double seconds_to_choose_again(double timed_seconds, std::size_t timed_sizes, std::size_t sizes) {
+  if (timed_sizes == 0) return 0;
+  const double scale = static_cast<double>(sizes) / static_cast<double>(timed_sizes);
+  return timed_seconds * scale * scale * scale;
 }
 
 }  // namespace npgpu

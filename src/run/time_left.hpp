@@ -26,6 +26,8 @@ struct SweepPlan {
   double round_trip = 0;      // the sweep's shortest, for the window rule
   std::function<TransferShape(std::uint64_t bytes, std::uint64_t window)> shape;
   Probe probe;
+  double between_sizes = 0;   // what each finished size cost after its measurement, on average:
+                              // gathering its results, the console, the record
 };
 
 // Seconds the sizes of `remaining` will take after the `done` sizes of the same sweep (one curve's).
@@ -38,8 +40,19 @@ struct SweepPlan {
 // probe's (1 GB/s without one), from the probe's size up no faster than the probe's rate or, once
 // the sweep is there, the last finished size's, and the host spends as much more per repetition than the module's
 // timer saw as at the last sizes (the least of the last 3). What the finished sizes cost beyond
-// that model (collective steps, the record) is added per size.
+// that model (collective steps, the record) is added per size, and the plan's between_sizes.
 double seconds_left_in_sweep(const std::vector<SizeResult>& done, const std::vector<std::uint64_t>& remaining,
                              const SweepPlan& plan);
+
+// One round of measuring a finished size again (break_checks.hpp): a warm-up of a quarter of its
+// `reps` repetitions (one at least) and a trial of them, at what a repetition cost the sweep by the
+// wall clock (a GPU copy's host enqueues it more slowly than the copy runs: a 10 ms trial of 1 KiB
+// device copies took the host 35 ms, and the module's own times had foretold 1.4 s of 3.6).
+double seconds_of_a_round_again(const SizeResult& size, std::uint64_t reps);
+
+// What choosing the sizes to measure again will take for a sweep of `sizes`, from `timed_seconds`
+// for the first `timed_sizes` of it: the piece search (change_points.hpp) grows as the cube of the
+// sizes (0.020 s for 80 sizes of a GPU copy's curve here, 0.147 s for its 159).
+double seconds_to_choose_again(double timed_seconds, std::size_t timed_sizes, std::size_t sizes);
 
 }  // namespace npgpu

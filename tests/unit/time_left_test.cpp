@@ -126,6 +126,31 @@ TEST(SecondsLeft, OneSizeWhoseHostClockStalledDoesNotSetTheHostsExtra) {
   EXPECT_NEAR(seconds_left_in_sweep(done, {1'000'000}, plan), 0.0325 * 2, 1e-9);
 }
 
+TEST(SecondsLeft, EachSizeLeftCostsWhatTheFinishedOnesCostBetweenTheirMeasurements) {
+  // 35 ms a size measuring, as in the first test, and 4 ms after each (the results gathered, the
+  // console, the record; a GPU copy's sweep here spent 0.58 s so over 159 sizes of 8.1 s).
+  SweepPlan plan = stream_plan(64, false);
+  plan.between_sizes = 0.004;
+  const std::vector<SizeResult> done{finished(8, 1e-6, 3, 0.035), finished(16, 1e-6, 3, 0.035)};
+  EXPECT_NEAR(seconds_left_in_sweep(done, std::vector<std::uint64_t>(10, 32), plan), 10 * (0.035 + 0.004), 1e-9);
+}
+
+TEST(SecondsOfARoundAgain, AWarmUpAndATrialAtWhatTheSweepsRepetitionsCostByTheWallClock) {
+  // 1 KiB device copies: 5000 to a 10 ms trial by the GPU's clock, 3 trials and a warm-up of 1250
+  // that took the host 0.1138 s in all (7 us a copy): a round again is 6250 of them, 43.75 ms, where
+  // the GPU's clock would say 12.5 ms.
+  SizeResult size = finished(1024, 2e-6, 3, 0.11375, 1);
+  EXPECT_NEAR(seconds_of_a_round_again(size, 5000), 0.04375, 1e-9);
+  // One repetition a trial (a large size): the warm-up is one repetition too.
+  EXPECT_NEAR(seconds_of_a_round_again(finished(1 << 30, 0.1, 3, 0.4, 1), 1), 0.2, 1e-9);
+}
+
+TEST(SecondsToChooseAgain, GrowsAsTheCubeOfTheSizes) {
+  EXPECT_NEAR(seconds_to_choose_again(0.02, 80, 160), 0.16, 1e-12);
+  EXPECT_NEAR(seconds_to_choose_again(0.15, 159, 159), 0.15, 1e-12);
+  EXPECT_EQ(seconds_to_choose_again(0, 0, 159), 0) << "not timed yet";
+}
+
 TEST(SecondsLeft, NothingLeftOrNothingDone) {
   EXPECT_EQ(seconds_left_in_sweep({finished(8, 1e-6, 3, 0.035)}, {}, stream_plan(64, false)), 0);
   EXPECT_EQ(seconds_left_in_sweep({}, {8}, stream_plan(64, false)), 0);
