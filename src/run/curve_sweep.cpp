@@ -19,6 +19,7 @@ namespace {
 
 constexpr std::uint64_t kFirstProbeBytes = 1 << 20;
 constexpr std::size_t kProbeRepetitions = 5;
+constexpr std::uint64_t kProbeAgainBelow = 16;
 
 class CurveSweep {
  public:
@@ -63,10 +64,15 @@ class CurveSweep {
     std::vector<HowMeasured> swept;
     const double sweep_started = steps_.clock().now();
     double measured_until = sweep_started, between_sizes = 0;
+    bool probed_again = false;
     for (std::size_t index = 0; index < record_.schedule.size(); ++index) {
       const std::uint64_t bytes = record_.schedule[index];
       const NvtxRange range(options_.nvtx, "npgpu " + (variant.empty() ? "" : variant + " ") + format_bytes(bytes));
       if (drifting_ != nullptr && bytes >= options_.drift->from_bytes) drifting_->start();
+      if (!probed_again && probe_.seconds_per_transfer > 0 && bytes * kProbeAgainBelow >= probed_bytes_) {
+        probe_ = probe_again(group, probe_);
+        probed_again = true;
+      }
       const double started = steps_.clock().now();
       if (index > 0) between_sizes += started - measured_until;
       const std::uint64_t window = size_.choose_window(group, bytes, options_.pattern);
@@ -100,34 +106,41 @@ class CurveSweep {
   // few more repetitions of the last size probed is steadier than one. It is still low where
   // messages rotate cache-cold: the transport's first pass over each part of the pool is slow (mpi
   // pingpong of 1 MiB here: about 1.8 ms a round trip for the first 256 repetitions, 0.4 ms after,
-  // 0.24 ms in the sweep, whose smaller sizes make that pass). No probe sends more than 16 x a
+  // 0.24 ms in the sweep, whose smaller sizes make that pass), so the sweep takes those
+  // repetitions again once its sizes reach a sixteenth of the probe's (kProbeAgainBelow): 4.8 ms
+  // a 1 MiB transfer before the sweep, 0.25 ms at 64 KiB, where the time left had foretold the
+  // sizes from 1 MiB up at 2 to 3.5 times their cost. No probe sends more than 16 x a
   // message that took an eighth of a trial, so a slow link never waits long. Corrupt data here is
   // left for the sweep to find at its size, with the sizes before it kept.
   Probe probe_large_sizes(const Group& group) {
     const std::uint64_t largest = record_.schedule.back();
-    const auto one_repetition = [&](std::uint64_t bytes) {
-      return steps_.timed_reps(group, bytes, options_.pattern, 1, 1, nullptr, "the probe",
-                               CollectiveSteps::Damage::ignored);
-    };
     Probe probe;
-    TransferShape shape{};
-    std::uint64_t probed = 0;
     for (std::uint64_t bytes = std::min(largest, kFirstProbeBytes);; bytes = std::min(largest, bytes * 16)) {
-      shape = module_.shape(options_.pattern, bytes, 1);
-      const double seconds = one_repetition(bytes);
+      const double seconds = probe_repetition(group, bytes);
       if (!(seconds > 0)) return probe;
+      const TransferShape shape = module_.shape(options_.pattern, bytes, 1);
       probe = {shape.bytes_per_transfer, seconds / shape.transfers_per_rep};
-      probed = bytes;
+      probed_bytes_ = bytes;
       if (bytes == largest || seconds >= options_.calibration.trial_seconds / 8) break;
     }
+    return probe_again(group, probe);
+  }
+
+  // The median of kProbeRepetitions repetitions of the probed size, or `probe` where one fails.
+  Probe probe_again(const Group& group, Probe probe) {
     std::vector<double> repetitions;
     for (std::size_t i = 0; i < kProbeRepetitions; ++i) {
-      const double seconds = one_repetition(probed);
+      const double seconds = probe_repetition(group, probed_bytes_);
       if (!(seconds > 0)) return probe;
       repetitions.push_back(seconds);
     }
-    probe.seconds_per_transfer = summarize(repetitions).median / shape.transfers_per_rep;
+    probe.seconds_per_transfer =
+        summarize(repetitions).median / module_.shape(options_.pattern, probed_bytes_, 1).transfers_per_rep;
     return probe;
+  }
+
+  double probe_repetition(const Group& group, std::uint64_t bytes) {
+    return steps_.timed_reps(group, bytes, options_.pattern, 1, 1, nullptr, "the probe", CollectiveSteps::Damage::ignored);
   }
 
   // The sizes beside each candidate break the group's curves show, measured again in turn
@@ -265,6 +278,7 @@ class CurveSweep {
   SizeMeasurement size_;
   std::vector<Group> groups_;
   Probe probe_;  // of this sweep's large sizes
+  std::uint64_t probed_bytes_ = 0;  // the probe's message size
   std::vector<std::uint64_t> again_;  // rank 0: the sizes of this sweep to measure again
   struct {
     double seconds = 0;
