@@ -7,6 +7,7 @@
 #include <set>
 
 #include "npgpu/sizes.hpp"
+#include "report/report.hpp"
 
 namespace npgpu {
 namespace {
@@ -174,7 +175,10 @@ std::string latency_words(const LayerStep& s) {
          " against " + format_seconds(s.lower_latency_s) + ")";
 }
 
-bool comparable(const RunData& run) { return run.status == RunStatus::complete && !run.curves.empty(); }
+// A run under load measures the load as much as its layer: it is no layer's figure.
+bool comparable(const RunData& run) {
+  return run.status == RunStatus::complete && !run.curves.empty() && run.load != "loaded";
+}
 
 // Whether an MPI run can ride on `under`: one launched with its pml named (--mca pml ob1, or a list
 // that leaves UCX out) moves its messages on its own BTLs, TCP between hosts, never on UCX; the rest
@@ -210,7 +214,10 @@ std::vector<LayerStep> layer_steps(const std::vector<RunData>& runs, const std::
         if (!may_ride_on(runs[u], under)) continue;
         std::optional<LayerStep> best;
         for (const RunData& lower : runs) {
-          if (!comparable(lower) || lower.module != under || lower.pattern != runs[u].pattern) continue;
+          // Pairs moving together share what they cross: only a run as crowded is the layer under them.
+          if (!comparable(lower) || lower.module != under || lower.pattern != runs[u].pattern ||
+              run_aspect(lower, "concurrency") != run_aspect(runs[u], "concurrency"))
+            continue;
           for (const CurveData& down : lower.curves) {
             const std::optional<Ends> other = gpu_memory(lower, down) == on_gpu ? ends_of(lower, down, *on_gpu) : std::nullopt;
             if (!other || other->key != ends->key) continue;

@@ -25,6 +25,15 @@ std::string factor_text(double factor) {
   return text;
 }
 
+// "cudaIpc pingpong, pairs 0:1, under a cudaIpc stream load of 4 MiB by ranks 2,3 (311 GB/s)"
+std::string load_heading(const std::string& victims, const LoadImpact& load) {
+  std::string ranks;
+  for (int rank : load.load_ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(rank);
+  const std::string moved = load.load_rate > 0 ? " (" + format_throughput(load.load_rate, Units::decimal) + ")" : "";
+  return victims + ", under a " + load.load_module + " " + load.pattern + " load of " + size_text(load.load_bytes) +
+         " by ranks " + ranks + moved;
+}
+
 double ratio_or_nan(double loaded, double isolated) {
   return std::isfinite(loaded) && std::isfinite(isolated) && isolated > 0 ? loaded / isolated : std::nan("");
 }
@@ -316,7 +325,8 @@ std::vector<LoadImpact> load_impacts(const std::vector<RunData>& runs) {
     const RunData &isolated = runs[i], &loaded = runs[l];
     const LoadData& load = *loaded.load_facts;
     LoadImpact impact{run_name(isolated), run_name(loaded), load.pattern, load.module, load.ranks, load.bytes,
-                      load.moved_seconds > 0 ? load.moved_bytes / load.moved_seconds : 0, {}, {}};
+                      load.moved_seconds > 0 ? load.moved_bytes / load.moved_seconds : 0, {}, {}, {}};
+    impact.heading = load_heading(run_label(loaded, "load"), impact);
     impact.victims = victim_impacts(victim_paths(isolated), victim_paths(loaded), loaded.matrix.has_value());
     // The groups the victims' matrix finds, under the load or else alone, at its first stream size.
     std::vector<MatrixSplit> splits = host_splits(loaded);

@@ -43,6 +43,7 @@ struct LoadImpact {
   double load_bytes = 0;
   double load_rate = 0;  // B/s the load moved while the victims measured; 0: unknown
   std::vector<VictimImpact> victims;
+  std::string heading;             // which victims under which load: the lines' subject
   std::vector<std::string> lines;  // the answer in words
 };
 

@@ -210,6 +210,8 @@ std::optional<Finding> halves_against_matrix(const RunData& halves, const RunDat
   const MatrixData& m = *all.matrix;
   const int n = m.ranks();
   if (n != 2 * static_cast<int>(halves.curves.size()) || halves.module != all.module) return std::nullopt;
+  for (const char* aspect : {"direction", "memory", "messages", "path"})  // host memory's matrix tells nothing of GPU memory's pairs
+    if (run_aspect(halves, aspect) != run_aspect(all, aspect)) return std::nullopt;
   std::optional<std::size_t> index;  // the largest throughput matrix the pairs' curves measured too
   for (std::size_t i = 0; i < m.bytes.size() && i < m.patterns.size(); ++i)
     if (m.patterns[i] == Pattern::stream && std::count(halves.curves.front().bytes.begin(), halves.curves.front().bytes.end(), m.bytes[i]))
@@ -288,15 +290,20 @@ std::vector<Finding> cross_run_findings(const std::vector<RunData>& runs, const 
     findings.push_back(concurrent_against_alone(runs[t], reports[t], runs[a], reports[a]));
     compared.insert(t);
   });
-  for (std::size_t h = 0; h < runs.size(); ++h)
-    for (std::size_t a = 0; a < runs.size(); ++a)
+  for (std::size_t h = 0; h < runs.size(); ++h) {
+    // One answer per halves run: the first matrix that tells what its pairs get alone, else the first that cannot.
+    std::optional<Finding> answer;
+    for (std::size_t a = 0; a < runs.size() && !(answer && answer->kind == "concurrent_vs_alone"); ++a)
       if (!compared.count(h) && runs[h].pairing == PairingMode::halves && runs[h].concurrency == "together" && runs[a].matrix &&
           runs[h].status == RunStatus::complete && runs[a].status == RunStatus::complete && !runs[h].curves.empty())
-        if (std::optional<Finding> finding = halves_against_matrix(runs[h], runs[a])) findings.push_back(*finding);
+        if (std::optional<Finding> finding = halves_against_matrix(runs[h], runs[a]); finding && (!answer || finding->kind != answer->kind))
+          answer = finding;
+    if (answer) findings.push_back(*answer);
+  }
   for (const auto& [isolated, loaded] : load_twins(runs))
     if (!runs[isolated].curves.empty() && !runs[loaded].curves.empty())
       findings.push_back(contrast("under_load", "load", runs[isolated], reports[isolated], runs[loaded], reports[loaded],
-                                  "under the load", "the same path alone", ""));
+                                  "the path under the load", "the same path alone", ""));
   for_each_contrast(runs, "memory", "pinned", "pageable", [&](std::size_t pinned, std::size_t pageable) {
     findings.push_back(contrast("pageable_vs_pinned", "memory", runs[pinned], reports[pinned], runs[pageable], reports[pageable],
                                 "pageable host memory", "pinned memory",

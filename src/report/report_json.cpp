@@ -186,6 +186,7 @@ nlohmann::json report_json(const Report& report) {
                            {"load_bytes", l.load_bytes},
                            {"load_rate_B_per_s", number(l.load_rate)},
                            {"victims", victims},
+                           {"heading", l.heading},
                            {"lines", l.lines}});
   }
   return out;

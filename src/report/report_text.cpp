@@ -83,9 +83,7 @@ std::string report_text(const Report& report) {
     out += "\n";
   }
   for (const LoadImpact& load : report.load) {
-    out += "Under load (" + load.pattern + " by ranks";
-    for (int rank : load.load_ranks) out += (rank == load.load_ranks.front() ? " " : ",") + std::to_string(rank);
-    out += ", " + load.loaded_run + " against " + load.isolated_run + "):\n";
+    out += "Under load: " + load.heading + " [" + load.loaded_run + " against " + load.isolated_run + "]\n";
     for (const std::string& line : load.lines) out += "  " + line + "\n";
     out += "\n";
   }

@@ -92,7 +92,7 @@ expect_status "$folder" mpi-HH-all "^done"
 cat >"$work/npgpu-loaded-report" <<SH
 #!/bin/sh
 if [ "\$1 \$2" = "report --json" ]; then
-  "$npgpu" "\$@" | /usr/bin/python3 -c 'import json, sys; r = json.load(sys.stdin); r["load"] = [{"lines": ["victims across the split: 8 B one-way x6.2 under load"]}]; print(json.dumps(r))'
+  "$npgpu" "\$@" | /usr/bin/python3 -c 'import json, sys; r = json.load(sys.stdin); r["load"] = [{"heading": "mpi pingpong, pairs all, under a tcp stream load", "lines": ["victims across the split: 8 B one-way x6.2 under load"]}]; print(json.dumps(r))'
   exit
 fi
 exec "$npgpu" "\$@"
@@ -101,7 +101,7 @@ chmod +x "$work/npgpu-loaded-report"
 "$survey" --npgpu "$work/npgpu-loaded-report" "${options[@]}" >"$work/loaded.out" 2>&1 ||
   fail "the survey with a loaded report failed: $(tail -n 5 "$work/loaded.out")"
 limits_line=$(grep -n "^What limits this allocation:" "$folder/summary.txt" | cut -d: -f1)
-sed -n "$((limits_line + 1))p" "$folder/summary.txt" | grep -q "^  victims across the split: 8 B one-way x6.2 under load$" ||
+sed -n "$((limits_line + 1))p" "$folder/summary.txt" | grep -q "^  mpi pingpong, pairs all, under a tcp stream load: victims across the split: 8 B one-way x6.2 under load$" ||
   fail "the summary does not lead with the load's impact: $(cat "$folder/summary.txt")"
 
 # 4. The summary leads with a layer far below the one under it: MPI over its TCP transport with its

@@ -80,6 +80,9 @@ TEST(UnderLoad, OnOneSwitchTheLoadLeavesTheVictimsAlone) {
   for (const auto& victim : answer["victims"]) EXPECT_FALSE(told(victim)) << victim.dump();
   const std::string line = answer["lines"].at(0);
   EXPECT_EQ(line.rfind("no impact within the noise (x", 0), 0u) << line;
+  const std::string heading = answer["heading"];
+  EXPECT_EQ(heading.rfind("mpi pingpong, ", 0), 0u) << heading;
+  EXPECT_NE(heading.find(", pairs all, under a tcp stream load of 4 MiB by ranks "), std::string::npos) << heading;
 }
 
 }  // namespace

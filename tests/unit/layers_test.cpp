@@ -209,6 +209,16 @@ TEST(Layers, DifferentEndsOrPatternsAreNotLayersOfOnePath) {
   device.pattern = "pingpong";
   EXPECT_TRUE(make_report({tcp_run(), device}, std::nullopt, path_words).layers.empty())
       << "GPU memory does not lie on tcp";
+  RunData together = mpi_device_run();  // of --pairs halves, two pairs at once
+  together.pairing = PairingMode::halves;
+  together.concurrency = "together";
+  together.curves.push_back(together.curves.front());
+  EXPECT_TRUE(make_report({cuda_ipc_run(), together}, std::nullopt, path_words).layers.empty())
+      << "pairs moving together against a pair alone";
+  RunData loaded = mpi_device_run();
+  loaded.load = "loaded";
+  EXPECT_TRUE(make_report({cuda_ipc_run(), loaded}, std::nullopt, path_words).layers.empty())
+      << "a run under load measures the load too";
 }
 
 TEST(Layers, JsonListsEveryLayerAndTheFindingKind) {

@@ -139,6 +139,7 @@ RunData under_load_run(const std::string& role, const std::string& group) {
   run.file = "load.h5";
   run.group = group;
   run.module = "cudaIpc";
+  run.pattern = "pingpong";
   run.load = role;
   run.load_facts = LoadData{};
   return run;
@@ -163,7 +164,7 @@ TEST(LoadImpact, EachLoadedRunMeetsTheIsolatedRunOfItsOwnLaunch) {
 // slower at 8 B.
 RunData pairs_on_gpus(const std::string& role, const std::string& group, double slowed) {
   RunData run = under_load_run(role, group);
-  run.load_facts = LoadData{"stream", "cudaIpc", {4, 5}, {0, 1, 2, 3}, std::vector<std::string>(6, "n1"), {"A", "B"}};
+  run.load_facts = LoadData{"stream", "cudaIpc", {4, 5}, {0, 1, 2, 3}, std::vector<std::string>(6, "n1"), {"A", "B"}, 4 << 20};
   for (const std::string gpu : {"A", "B", "C", "D"}) run.rank_facts.push_back({{"gpu_pci_bus_id", gpu}});
   for (int first : {0, 2}) {
     CurveData curve;
@@ -187,6 +188,7 @@ TEST(LoadImpact, VictimsOnTheLoadsGpusAreToldApartFromThoseBesideIt) {
   ASSERT_EQ(impacts[0].victims.size(), 2u);
   EXPECT_EQ(impacts[0].victims[0].shares, (std::vector<std::string>{"host", "gpu"}));
   EXPECT_EQ(impacts[0].victims[1].shares, std::vector<std::string>{"host"});
+  EXPECT_EQ(impacts[0].heading, "cudaIpc pingpong, under a cudaIpc stream load of 4 MiB by ranks 4,5");
   EXPECT_EQ(impacts[0].lines, std::vector<std::string>{
                                   "victims on the load's GPUs: 8 B one-way x50.0 under load; victims on the load's hosts: "
                                   "x1.00, within the noise: the load's GPUs are what they share (their copy engines, "

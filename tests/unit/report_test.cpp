@@ -280,6 +280,19 @@ TEST(Report, HalvesAgainstAHealthyMatrixCannotTellAlone) {
       << unknown->text;
 }
 
+// A survey holds two all-pairs runs of the same ranks, of host and of GPU memory: the host memory
+// pairs are told once, against the host memory matrix, never against the other.
+TEST(Report, HalvesAreToldOnceAgainstTheMatrixOfTheirOwnMemory) {
+  RunData gpu_matrix = survey_all_pairs(0);
+  gpu_matrix.group = "/runs/0003";
+  gpu_matrix.facts["messages"] = "GPU memory";
+  const Report report = make_report({survey_halves(0), survey_all_pairs(0), gpu_matrix}, std::nullopt, path_words);
+  std::vector<std::vector<std::string>> compared;
+  for (const Finding& finding : report.findings)
+    if (finding.kind.rfind("concurrent", 0) == 0) compared.push_back(finding.runs);
+  EXPECT_EQ(compared, (std::vector<std::vector<std::string>>{{"survey.h5:/runs/0001", "survey.h5:/runs/0002"}}));
+}
+
 TEST(Report, PageableAgainstPinnedAndStagedAgainstDirect) {
   const RunData pinned = copy_run("/runs/0001", "together", "pinned", 50e9, 1);
   const RunData pageable = copy_run("/runs/0002", "together", "pageable", 20e9, 1);
