@@ -56,8 +56,9 @@ def up(options, name, trunk):
 
 
 def hosts_of(vc_dir):
+    """(name, address, switch) of each virtual host, from the cluster's table."""
     with open(os.path.join(vc_dir, "hosts")) as table:
-        return [(line.split()[0], int(line.split()[4])) for line in table if line.strip()]
+        return [(words[0], words[1], int(words[4])) for words in map(str.split, table) if words]
 
 
 def load_ranks(options):
@@ -116,9 +117,8 @@ def hand_run(options, npgpu, log, vc_dir):
     the first switch to the last of the second. (quiet, loaded) medians in seconds for each pair,
     and the copy's rate in B/s."""
     hosts = hosts_of(vc_dir)
-    names = [name for name, _ in hosts]
-    with open(os.path.join(vc_dir, "hosts")) as table:
-        address = {line.split()[0]: line.split()[1] for line in table if line.strip()}
+    names = [name for name, _, _ in hosts]
+    address = {name: at for name, at, _ in hosts}
     first_a, second_a, first_b = names[0], names[1], names[options.hosts // 2]
     last_a, last_b = names[options.hosts // 2 - 1], names[-1]
     on = os.path.join(vc_dir, "on")
@@ -173,7 +173,7 @@ def main():
                             (f"one switch, links {options.trunk:g} Mbit/s", None)):
         vc_dir = up(options, "trunk" if trunk else "one-switch", trunk)
         try:
-            switch_of = dict(hosts_of(vc_dir))
+            switch_of = {name: switch for name, _, switch in hosts_of(vc_dir)}
             totals, details = [0, 0, 0, 0], []
             for launch in range(1, options.launches + 1):
                 planted, found, missed, false, at_8, line = judged(

@@ -5,6 +5,7 @@
 #include <map>
 #include <numeric>
 
+#include "npgpu/pairing.hpp"
 #include "results/statistics.hpp"
 
 namespace npgpu {
@@ -175,6 +176,16 @@ Cells cells_at(const MatrixData& matrix, std::size_t size) {
 }
 
 }  // namespace
+
+std::vector<std::vector<std::size_t>> all_pairs_steps(int ranks) {
+  std::vector<std::vector<std::size_t>> steps;
+  for (const PairStep& step : pairing_steps({PairingMode::all, 0, 1, ranks, 0, 0, false})) {
+    std::vector<std::size_t>& cells = steps.emplace_back();
+    for (int rank : step.timers)
+      cells.push_back(static_cast<std::size_t>(rank * ranks + step.peers[static_cast<std::size_t>(rank)].to));
+  }
+  return steps;
+}
 
 std::optional<HostSplit> split_hosts(const MatrixData& matrix, std::size_t size,
                                      const std::vector<std::vector<std::size_t>>& steps) {

@@ -25,6 +25,10 @@ struct HostSplit {
                                // not known
 };
 
+// The cells (from * ranks + to) that an all-pairs matrix of `ranks` measures at once, step by step:
+// the `steps` split_hosts takes.
+std::vector<std::vector<std::size_t>> all_pairs_steps(int ranks);
+
 // The hosts' split at matrix size `size`, or none. A cell is fast within flag_below of what the
 // fastest links reach (their 90th percentile). `steps` lists the cells (from * ranks + to)
 // measured at once; empty where the schedule is not known. A split must explain all but a tenth

@@ -127,13 +127,7 @@ std::string shared_by(const RunData& run) {
 // partners (the draw is not rebuilt here).
 std::vector<std::vector<std::size_t>> matrix_steps(const RunData& run, int ranks) {
   if (run.pairing != PairingMode::all || run.sampled || ranks < 2) return {};
-  std::vector<std::vector<std::size_t>> steps;
-  for (const PairStep& step : pairing_steps({PairingMode::all, 0, 1, ranks, 0, 0, false})) {
-    std::vector<std::size_t>& cells = steps.emplace_back();
-    for (int rank : step.timers)
-      cells.push_back(static_cast<std::size_t>(rank * ranks + step.peers[static_cast<std::size_t>(rank)].to));
-  }
-  return steps;
+  return all_pairs_steps(ranks);
 }
 
 // What paths measured at once moved together: as many times the slowest's rate as there are of

@@ -6,7 +6,6 @@
 #include <functional>
 
 #include "report/host_groups.hpp"
-#include "npgpu/pairing.hpp"
 
 namespace npgpu {
 namespace {
@@ -25,20 +24,10 @@ MatrixData matrix_of(int hosts, const std::function<double(int, int)>& rate) {
 // A little noise, the same for every run: +-3%.
 double jitter(int from, int to) { return 1 + 0.03 * std::sin(7.0 * from + 3.0 * to); }
 
-std::vector<std::vector<std::size_t>> shift_steps(int ranks) {
-  std::vector<std::vector<std::size_t>> steps;
-  for (const PairStep& step : pairing_steps({PairingMode::all, 0, 1, ranks, 0, 0, false})) {
-    std::vector<std::size_t>& cells = steps.emplace_back();
-    for (int rank : step.timers)
-      cells.push_back(static_cast<std::size_t>(rank * ranks + step.peers[static_cast<std::size_t>(rank)].to));
-  }
-  return steps;
-}
-
 TEST(HostGroups, TwoSwitchesJoinedByATrunk) {
   // 8 hosts at 50 MB/s; across the trunk (25 MB/s each way) a pair gets 25 MB/s over the steps'
   // share of it: alone 25, with three more crossing the same way 6.25.
-  const std::vector<std::vector<std::size_t>> steps = shift_steps(8);
+  const std::vector<std::vector<std::size_t>> steps = all_pairs_steps(8);
   std::vector<double> cell_rate(64, 50e6);
   for (const std::vector<std::size_t>& step : steps) {
     int crossing[2] = {0, 0};
@@ -89,7 +78,7 @@ TEST(HostGroups, ATrunkFasterThanOneLinkIsFoundFromTheCrowdsThatCrossedIt) {
       for (bool unfair : {false, true}) {
         SCOPED_TRACE("racks of " + std::to_string(rack) + ", trunk of " + std::to_string(links) + " links" +
                      (unfair ? ", unfair" : ""));
-        const std::vector<std::vector<std::size_t>> steps = shift_steps(2 * rack);
+        const std::vector<std::vector<std::size_t>> steps = all_pairs_steps(2 * rack);
         const std::optional<HostSplit> split = split_hosts(two_racks(rack, links, steps, unfair), 0, steps);
         if (links >= rack) {
           EXPECT_FALSE(split);
@@ -108,10 +97,10 @@ TEST(HostGroups, ATrunkFasterThanOneLinkIsFoundFromTheCrowdsThatCrossedIt) {
 }
 
 TEST(HostGroups, AHealthyClusterAndASlowHostSplitNothing) {
-  EXPECT_FALSE(split_hosts(matrix_of(8, [](int from, int to) { return 50e6 * jitter(from, to); }), 0, shift_steps(8)));
+  EXPECT_FALSE(split_hosts(matrix_of(8, [](int from, int to) { return 50e6 * jitter(from, to); }), 0, all_pairs_steps(8)));
   // Host 4 at a third: its links are slow both ways, but one host is not a group.
   EXPECT_FALSE(split_hosts(matrix_of(8, [](int from, int to) { return (from == 3 || to == 3 ? 50e6 / 3 : 50e6) * jitter(from, to); }),
-                           0, shift_steps(8)));
+                           0, all_pairs_steps(8)));
   EXPECT_FALSE(split_hosts(matrix_of(3, [](int, int) { return 50e6; }), 0, {})) << "under 4 hosts: no two groups of two";
 }
 
