@@ -77,6 +77,13 @@ def sizes_done(lines):
     return sizes, [int(TRIALS.match(line).group(1)) for _, line in sizes]
 
 
+def end_of_measuring(lines):
+    """When the measuring ended: the first line after the last size's (the summary, printed once the
+    sizes measured again are done), as bench/time_left.py takes it."""
+    last = max(i for i, (_, line) in enumerate(lines) if TRIALS.match(line))
+    return lines[last + 1][0] if last + 1 < len(lines) else lines[last][0]
+
+
 def time_left_errors(lines, expected_trials=None):
     """Worst |predicted - true| / true time left over the tenths 1 to 9 of a sweep: as printed; scaled
     by the mean trials of the sizes left over what the estimate took them to be (the mean of the
@@ -86,11 +93,11 @@ def time_left_errors(lines, expected_trials=None):
     takes on average, but not what this launch's noise would ask of it; and by those times the ratio
     of this launch's trials so far to theirs, for a launch noisier or quieter than the others. The scaling is of the whole
     estimate, warm-ups included, so the last two are approximations. The estimate is of the
-    measurement left, so the sweep ends with its last size; writing the record and closing MPI and
-    CUDA follow (a quarter of a second on a GPU node, which at the ninth tenth of a 9 s sweep had
-    read as 27% by itself)."""
+    measurement left, the sizes measured again after the last size included, so the sweep ends with
+    them; writing the record and closing MPI and CUDA follow (a quarter of a second on a GPU node,
+    which at the ninth tenth of a 9 s sweep had read as 27% by itself)."""
     sizes, trials = sizes_done(lines)
-    end = sizes[-1][0]
+    end = end_of_measuring(lines)
     worst = [0.0, 0.0, 0.0, 0.0]
     for tenth in range(1, 10):
         moment = end * tenth / 10
@@ -104,6 +111,9 @@ def time_left_errors(lines, expected_trials=None):
         predicted = float(found.group(1)) * UNITS[found.group(2)]
         true_left = end - at
         foretold = max(MIN_TRIALS, statistics.mean(trials[:done]))
+        if done == len(sizes):  # only the sizes measured again are left: no trials to know
+            worst = [max(w, abs(predicted - true_left) / true_left) for w in worst]
+            continue
         left_known = [statistics.mean(trials[done:])]
         if expected_trials:
             expected_left = statistics.mean(expected_trials[done:])
@@ -232,7 +242,7 @@ def main():
                                                                             max(s for s, _ in launches))),
                          "fastest-slowest", float("nan"), "(shown)"))
             errors[name] = [time_left_errors(lines, expected_trials_but(launches, i) if len(launches) > 1 else None)
-                            + [seconds - sizes_done(lines)[0][-1][0]] for i, (seconds, lines) in enumerate(launches)]
+                            + [seconds - end_of_measuring(lines)] for i, (seconds, lines) in enumerate(launches)]
         if not options.gpu and options.rounds > 0:
             rows += plateau_rows(npgpu, options, record)
         for name, launches in errors.items():
@@ -246,7 +256,7 @@ def main():
                 each_launch(2, "  the same, each size's mean trials known", "(a bound)")
                 each_launch(3, "    and scaled by this launch's so far", "(a bound)")
             tails = [launch[-1] for launch in launches]
-            rows.append(("  then the record and exit (s)", f"{statistics.median(tails):.2f}", "after the last size",
+            rows.append(("  then the record and exit (s)", f"{statistics.median(tails):.2f}", "after the measuring",
                          float("nan"), "(shown)"))
 
         if options.quickstart:

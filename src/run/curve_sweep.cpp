@@ -86,12 +86,11 @@ class CurveSweep {
         if (sizes == record_.schedule.size() || sizes == record_.schedule.size() / 2) choose_sizes_again(first_curve, sizes);
         progress_.seconds_left = estimate_seconds_left(index, sweeps_after, sweep_started,
                                                        index > 0 ? between_sizes / static_cast<double>(index) : 0);
-        progress_.measured_again = 0;
-        if (sizes == record_.schedule.size()) {
-          // The sizes measured again come after the last one: the console says how many and how long.
-          progress_.measured_again = again_.size();
-          progress_.seconds_left += seconds_to_measure_again(first_curve, swept);
-        }
+        // The sizes measured again come after the last one, where the console says how many. Until
+        // then those the choice halfway through the first sweep made are foretold, once swept.
+        const bool last = sizes == record_.schedule.size();
+        progress_.measured_again = last ? again_.size() : 0;
+        progress_.seconds_left += seconds_to_measure_again(first_curve, swept, last ? again_ : chosen_halfway_);
         for (Reporter* reporter : reporters_) reporter->size_done(record_, first_curve, index, progress_);
       });
     }
@@ -195,22 +194,26 @@ class CurveSweep {
   }
 
   // Rank 0, at the sweep's last size: again_, the sizes to measure again. Halfway through the first
-  // sweep the same choice from the sizes so far is timed and dropped: the time left foretells the
-  // choice at the end from it (the last line waits 0.2 s for it after a GPU copy's 159 sizes, a
-  // fifth of the sweep's last tenth), at an eighth of its cost.
+  // sweep the same choice from the sizes so far is made and timed: the time left foretells those
+  // sizes measured again, and the choice at the end from its time (the last line waits 0.2 s for
+  // it after a GPU copy's 159 sizes, a fifth of the sweep's last tenth), at an eighth of its cost.
   void choose_sizes_again(std::size_t first_curve, std::size_t sizes) {
     const bool last = sizes == record_.schedule.size();
     if (!last && choice_timed_.sizes > 0) return;
     const double started = steps_.clock().now();
     std::vector<std::uint64_t> chosen = sizes_to_measure_again_now(first_curve);
     choice_timed_ = {steps_.clock().now() - started, sizes};
-    if (last) again_ = std::move(chosen);
+    (last ? again_ : chosen_halfway_) = std::move(chosen);
   }
 
-  // Rank 0: what measuring again_ will take, kRecheckRounds rounds of each size.
-  double seconds_to_measure_again(std::size_t first_curve, const std::vector<HowMeasured>& swept) const {
+  // Rank 0: what measuring the sizes of `indices` again will take, kRecheckRounds rounds of each
+  // one swept so far.
+  double seconds_to_measure_again(std::size_t first_curve, const std::vector<HowMeasured>& swept,
+                                  const std::vector<std::uint64_t>& indices) const {
     double seconds = 0;
-    for (std::uint64_t index : again_) seconds += seconds_of_a_round_again(record_.curves[first_curve].sizes[index], swept[index].reps);
+    for (std::uint64_t index : indices)
+      if (index < swept.size())
+        seconds += seconds_of_a_round_again(record_.curves[first_curve].sizes[index], swept[index].reps);
     return static_cast<double>(kRecheckRounds) * seconds;
   }
 
@@ -280,6 +283,7 @@ class CurveSweep {
   Probe probe_;  // of this sweep's large sizes
   std::uint64_t probed_bytes_ = 0;  // the probe's message size
   std::vector<std::uint64_t> again_;  // rank 0: the sizes of this sweep to measure again
+  std::vector<std::uint64_t> chosen_halfway_;  // rank 0: those chosen halfway through the first sweep
   struct {
     double seconds = 0;
     std::size_t sizes = 0;  // 0: not timed yet
