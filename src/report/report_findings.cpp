@@ -285,12 +285,15 @@ std::vector<Finding> cross_run_findings(const std::vector<RunData>& runs, const 
     compared.insert(t);
   });
   for (std::size_t h = 0; h < runs.size(); ++h) {
+    if (compared.count(h) || runs[h].pairing != PairingMode::halves || runs[h].concurrency != "together" ||
+        runs[h].status != RunStatus::complete || runs[h].curves.empty())
+      continue;
     // One answer per halves run: the first matrix that tells what its pairs get alone, else the first that cannot.
     std::optional<Finding> answer;
     for (std::size_t a = 0; a < runs.size() && !(answer && answer->kind == "concurrent_vs_alone"); ++a)
-      if (!compared.count(h) && runs[h].pairing == PairingMode::halves && runs[h].concurrency == "together" && runs[a].matrix &&
-          runs[h].status == RunStatus::complete && runs[a].status == RunStatus::complete && !runs[h].curves.empty())
-        if (std::optional<Finding> finding = halves_against_matrix(runs[h], runs[a]); finding && (!answer || finding->kind != answer->kind))
+      if (runs[a].matrix && runs[a].status == RunStatus::complete)
+        if (std::optional<Finding> finding = halves_against_matrix(runs[h], runs[a]);
+            finding && (!answer || finding->kind == "concurrent_vs_alone"))
           answer = finding;
     if (answer) findings.push_back(*answer);
   }
