@@ -15,8 +15,9 @@ namespace npgpu {
 // A layer keeping less than this share of the bandwidth under it is far below it. A layer that works
 // moves the same bytes over the same link with a protocol on top: MPI over TCP reaches raw TCP's
 // rate here (3.8 against 3.7 GB/s), a CUDA-aware MPI 0.98 of cudaIpc on 2 x H200, NCCL 0.92; the
-// same run's launches spread by x1.2 to 1.3 on this 2-core machine. The faults it is for are
-// x10 and more: MPI staging GPU memory (2% of cudaIpc), a planted 4 KiB socket buffer (8% of tcp).
+// same run's launches spread by x1.2 to 1.3 on this 2-core machine (whole runs between its virtual
+// hosts up to x2.5: docs/ARCHITECTURE.md). The faults it is for are x10 and more: MPI staging GPU
+// memory (2% of cudaIpc), a planted 4 KiB socket buffer (8% of tcp).
 inline constexpr double kFarBelow = 0.5;
 
 // The modules under `module` for messages in GPU memory or host memory, nearest first; none for a
@@ -32,7 +33,8 @@ struct LayerStep {
   std::string pattern;  // both runs'
   // At the smallest size both measured, headline one-way times.
   double latency_bytes = 0, upper_latency_s = 0, lower_latency_s = 0;
-  // Peaks over the sizes both measured: headline rates, and each size's fastest trial.
+  // Peaks over the sizes both measured, a size counted at most x1.25 over its faster neighbour
+  // (one size timed in a quiet moment sets no bar): headline rates, and each size's fastest trial.
   double upper_peak_B_per_s = 0, lower_peak_B_per_s = 0;
   double share = 0;          // upper_peak / lower_peak
   double fastest_share = 0;  // the same from the fastest trials: what the upper layer can do at best

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+
 #include "support/command.hpp"
 #include "virtual_cluster.hpp"
 
@@ -40,20 +42,32 @@ std::vector<nlohmann::json> far_below(const nlohmann::json& answer) {
   return found;
 }
 
+// The healthy layers: tcp, then UCX over TCP and MPI on its own TCP transport, into path.h5.
+void measure_healthy(const TempDir& dir) {
+  measure(dir, "tcp", {}, "path.h5");
+  // Between namespaces of one machine UCX would pick shared memory; a cluster's hosts have TCP.
+  measure(dir, "ucx", {"-x", "UCX_TLS=tcp,self"}, "path.h5");
+  measure(dir, "mpi", {"--mca", "pml", "ob1"}, "path.h5");
+}
+
 TEST(LayersBetweenHosts, MpiKeepsWhatTcpMovesUntilAnMpiSettingStarvesIt) {
   const std::vector<Host> hosts = cluster_hosts();
   ASSERT_GE(hosts.size(), 2u);
-  TempDir dir;
-  // Between namespaces of one machine UCX would pick shared memory; a cluster's hosts have TCP.
-  measure(dir, "tcp", {}, "path.h5");
-  measure(dir, "ucx", {"-x", "UCX_TLS=tcp,self"}, "path.h5");
-  const std::vector<std::string> own_tcp{"--mca", "pml", "ob1"};
-  measure(dir, "mpi", own_tcp, "path.h5");
-  measure(dir, "mpi", joined(own_tcp, {"--mca", "btl_tcp_sndbuf", "4096", "--mca", "btl_tcp_rcvbuf", "4096"}),
+  // The layers are measured one after another, and on this machine a whole run of one may fall
+  // in a fast or a slow stretch: tcp's peak spread from 0.45 to 1.2 GB/s, and 1 launch in 12
+  // left ucx and mpi at 0.39 and 0.37 of it (docs/ARCHITECTURE.md, "The layers of one path").
+  // A healthy launch told far below is measured once more; the second must tell nothing.
+  std::optional<TempDir> dir;
+  nlohmann::json healthy;
+  for (int launch = 0; launch < 2 && (launch == 0 || !far_below(healthy).empty()); ++launch) {
+    dir.emplace();
+    measure_healthy(*dir);
+    healthy = report(*dir, {"path.h5"});
+  }
+  measure(*dir, "mpi", {"--mca", "pml", "ob1", "--mca", "btl_tcp_sndbuf", "4096", "--mca", "btl_tcp_rcvbuf", "4096"},
           "planted.h5");
 
   const std::string ends = hosts[0].name + " and " + hosts[1].name;
-  const nlohmann::json healthy = report(dir, {"path.h5"});
   ASSERT_EQ(healthy["layers"].size(), 2u) << healthy["layers"].dump(1);
   for (const nlohmann::json& layer : healthy["layers"]) {
     EXPECT_EQ(layer["ends"], ends);
@@ -63,10 +77,10 @@ TEST(LayersBetweenHosts, MpiKeepsWhatTcpMovesUntilAnMpiSettingStarvesIt) {
   EXPECT_EQ(healthy["layers"][1]["modules"], (nlohmann::json{"mpi", "tcp"})) << "pml ob1 rides on TCP, not UCX";
   EXPECT_TRUE(far_below(healthy).empty()) << healthy["findings"].dump(1);
 
-  const nlohmann::json both = report(dir, {"path.h5", "planted.h5"});
+  const nlohmann::json both = report(*dir, {"path.h5", "planted.h5"});
   const std::vector<nlohmann::json> found = far_below(both);
   ASSERT_EQ(found.size(), 1u) << both["findings"].dump(1);
-  EXPECT_EQ(found[0]["runs"], (nlohmann::json{dir.file("planted.h5") + ":/runs/0001", dir.file("path.h5") + ":/runs/0001"}));
+  EXPECT_EQ(found[0]["runs"], (nlohmann::json{dir->file("planted.h5") + ":/runs/0001", dir->file("path.h5") + ":/runs/0001"}));
   EXPECT_LT(found[0]["ratio"].get<double>(), 0.5);
   const std::string text = found[0]["text"];
   for (const std::string& said : std::vector<std::string>{"mpi moves host memory at ", "of what tcp moves between the same ranks (" + ends + ")",
