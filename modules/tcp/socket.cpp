@@ -105,6 +105,32 @@ void await(Waiting waiting, std::vector<pollfd> sockets) {
   if (poll(sockets.data(), sockets.size(), -1) < 0 && errno != EINTR) fail("poll");
 }
 
+// A cursor over pieces that move one way: sent, or received.
+struct Way {
+  Cursor cursor;
+  bool sending;
+};
+
+// Moves every way's pieces, taking turns without blocking; where none moved, waits for any of them.
+void move_all(std::vector<Way> ways, Waiting waiting) {
+  for (bool left = true; left;) {
+    std::vector<pollfd> stuck;
+    bool moved = false;
+    left = false;
+    for (Way& way : ways) {
+      Cursor& cursor = way.cursor;
+      if (cursor.done()) continue;
+      const std::uint64_t bytes = way.sending ? send_some(cursor.fd(), cursor.at(), cursor.left())
+                                              : receive_some(cursor.fd(), cursor.at(), cursor.left());
+      if (bytes == 0) stuck.push_back({cursor.fd(), static_cast<short>(way.sending ? POLLOUT : POLLIN), 0});
+      moved = moved || bytes > 0;
+      cursor.advance(bytes);
+      left = left || !cursor.done();
+    }
+    if (left && !moved) await(waiting, stuck);  // a way that moves keeps the loop going
+  }
+}
+
 }  // namespace
 
 Socket::~Socket() {
@@ -206,45 +232,15 @@ void receive_all(int fd, std::byte* data, std::uint64_t bytes, Waiting waiting) 
 }
 
 void send_and_receive(const std::vector<Piece>& out, const std::vector<Piece>& in, Waiting waiting) {
-  Cursor sending(out), receiving(in);
-  while (!sending.done() || !receiving.done()) {
-    std::vector<pollfd> stuck;
-    bool moved = false;
-    if (!receiving.done()) {
-      const std::uint64_t received = receive_some(receiving.fd(), receiving.at(), receiving.left());
-      if (received == 0) stuck.push_back({receiving.fd(), POLLIN, 0});
-      moved = moved || received > 0;
-      receiving.advance(received);
-    }
-    if (!sending.done()) {
-      const std::uint64_t sent = send_some(sending.fd(), sending.at(), sending.left());
-      if (sent == 0) stuck.push_back({sending.fd(), POLLOUT, 0});
-      moved = moved || sent > 0;
-      sending.advance(sent);
-    }
-    if (!moved) await(waiting, stuck);  // a way that moves keeps the loop going
-  }
+  move_all({{Cursor(in), false}, {Cursor(out), true}}, waiting);
 }
 
 void receive_from_each(const std::vector<Piece>& in, Waiting waiting) {
   std::map<int, std::vector<Piece>> by_socket;
   for (const Piece& piece : in) by_socket[piece.fd].push_back(piece);
-  std::vector<Cursor> cursors;
-  for (const auto& [fd, pieces] : by_socket) cursors.emplace_back(pieces);
-  for (bool left = true; left;) {
-    std::vector<pollfd> stuck;
-    bool moved = false;
-    left = false;
-    for (Cursor& cursor : cursors) {
-      if (cursor.done()) continue;
-      const std::uint64_t received = receive_some(cursor.fd(), cursor.at(), cursor.left());
-      if (received == 0) stuck.push_back({cursor.fd(), POLLIN, 0});
-      moved = moved || received > 0;
-      cursor.advance(received);
-      left = left || !cursor.done();
-    }
-    if (left && !moved) await(waiting, stuck);
-  }
+  std::vector<Way> ways;
+  for (const auto& [fd, pieces] : by_socket) ways.push_back({Cursor(pieces), false});
+  move_all(std::move(ways), waiting);
 }
 
 }  // namespace npgpu::tcp
