@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "npgpu/sizes.hpp"
 #include "report/baseline_report.hpp"
@@ -64,6 +65,14 @@ std::vector<std::string> victim_gpus(const RunData& run, const VictimImpact& vic
     if (bus != run.rank_facts[own].end() && !bus->second.empty()) gpus.push_back(host_of(load, rank) + "/" + bus->second);
   }
   return gpus;
+}
+
+// The load ranks' hosts, where the record names them.
+std::vector<std::string> load_hosts(const LoadData& load) {
+  std::vector<std::string> hosts;
+  for (int rank : load.ranks)
+    if (std::string host = host_of(load, rank); !host.empty()) hosts.push_back(std::move(host));
+  return hosts;
 }
 
 // The load ranks' GPUs, as victim_gpus has them; a rank that copies between GPUs (p2p) lists each.
@@ -332,12 +341,9 @@ std::vector<LoadImpact> load_impacts(const std::vector<RunData>& runs) {
     std::vector<MatrixSplit> splits = host_splits(loaded);
     if (splits.empty()) splits = host_splits(isolated);
     const std::optional<HostSplit> split = splits.empty() ? std::nullopt : std::optional<HostSplit>(splits.front().split);
-    std::vector<std::string> load_hosts;
-    for (int rank : load.ranks)
-      if (static_cast<std::size_t>(rank) < load.hosts.size()) load_hosts.push_back(load.hosts[static_cast<std::size_t>(rank)]);
-    const std::vector<std::string> gpus_of_load = load_gpus(load);
+    const std::vector<std::string> hosts_of_load = load_hosts(load), gpus_of_load = load_gpus(load);
     for (VictimImpact& victim : impact.victims) {
-      victim.shares = shares_with_load(victim.hosts, load_hosts, split);
+      victim.shares = shares_with_load(victim.hosts, hosts_of_load, split);
       const std::vector<std::string> gpus = victim_gpus(loaded, victim);
       if (std::any_of(gpus.begin(), gpus.end(), [&](const std::string& gpu) { return listed(gpus_of_load, gpu); }))
         victim.shares.push_back("gpu");
