@@ -21,6 +21,7 @@
 #include "npgpu/errors.hpp"
 #include "record/hdf5_record.hpp"
 #include "system/info_text.hpp"
+#include "system/oversubscription.hpp"
 #include "system/sysinfo.hpp"
 #include "run/nvtx.hpp"
 #include "run/after_run.hpp"
@@ -222,7 +223,7 @@ void save_failed(RunRecord& record, RecordWriter& writer, std::mutex& lock, cons
 // end, before it is written, what the load moved.
 struct UnderLoad {
   LoadPlan load;
-  std::vector<std::string> hosts;  // every rank's, by rank of the whole run
+  RankWhereabouts where;
   bool loaded = false;
   LoadSignals* signals = nullptr;  // the victims' first rank: stops the load
 };
@@ -298,6 +299,15 @@ void check_load_module(const LoadPlan& load) {
                    "; it makes: " + can);
 }
 
+// Collective: every rank's host and machine, load ranks' too, gathered before the world splits: the
+// victims' record says what they share with the load.
+RankWhereabouts whereabouts(const Team& world) {
+  const std::vector<std::string> machines_and_cores = all_gather(world.comm(), machine_and_cores());
+  RankWhereabouts where{all_gather(world.comm(), mpi_host_name()), {}, oversubscription(machines_and_cores)};
+  for (const std::string& text : machines_and_cores) where.machines.push_back(machine_of(text));
+  return where;
+}
+
 // The load ranks make load; the others measure as --pairs says among themselves, alone and then
 // under the load, into two runs of one record.
 int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard) {
@@ -318,8 +328,7 @@ int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard) {
       command.options.output = default_output_path(command.options.module, utc_now("%Y%m%d-%H%M%S"));
   });
   if (failure) return fail(world, *failure, kExitUsage);
-  // Every rank's host, load ranks' too: the victims' record says what they share with the load.
-  const std::vector<std::string> hosts = all_gather(world.comm(), mpi_host_name());
+  const RankWhereabouts where = whereabouts(world);
   const bool makes_load = std::binary_search(load.ranks.begin(), load.ranks.end(), world.rank());
   MPI_Comm comm;
   MPI_Comm_split(world.comm(), makes_load ? 1 : 0, world.rank(), &comm);
@@ -331,7 +340,7 @@ int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard) {
     if (makes_load) {
       code = load_side(command.options, load, team, guard, signals);
     } else {
-      const UnderLoad isolated{load, hosts, false, nullptr};
+      const UnderLoad isolated{load, where, false, nullptr};
       code = measure(command, team, guard, &isolated);
       // Decided together: the first rank alone may end with a code (an expectation not met).
       if (team.any(code != 0)) {
@@ -339,7 +348,7 @@ int run_under_load(ParsedCommand command, const Team& world, RunGuard& guard) {
       } else {
         if (team.is_root()) signals.start();
         team.barrier();
-        const UnderLoad loaded{load, hosts, true, &signals};
+        const UnderLoad loaded{load, where, true, &signals};
         code = measure(std::move(command), team, guard, &loaded);
       }
     }
@@ -429,7 +438,7 @@ int measure(ParsedCommand command, const Team& team, RunGuard& guard, const Unde
     throw;
   }
   if (under_load != nullptr && team.is_root()) {
-    record.load = LoadFacts{under_load->load, under_load->loaded, {}, under_load->hosts};
+    record.load = LoadFacts{under_load->load, under_load->loaded, {}, under_load->where};
     if (under_load->loaded) record.load->moved = under_load->signals->stop();
   }
   if (!team.is_root()) return 0;

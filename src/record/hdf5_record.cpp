@@ -369,6 +369,13 @@ void write_expectations(hid_t run, const RunRecord& r) {
   write_columns(g, kExpectationColumns, r.expectations, {r.expectations.size()});
 }
 
+// "a,b,c": a list of words as one attribute, as the reader's words_listed reads it back.
+std::string joined_words(const std::vector<std::string>& words) {
+  std::string text;
+  for (const std::string& word : words) text += (text.empty() ? "" : ",") + word;
+  return text;
+}
+
 // --load: the load, which of the victims' two runs this is, and what the load moved meanwhile.
 void write_load(hid_t run, const LoadFacts& load) {
   Handle g = group(run, "load");
@@ -377,18 +384,18 @@ void write_load(hid_t run, const LoadFacts& load) {
   attribute(g, "victims", joined_ranks(victims_of(load.plan), ","));
   attribute(g, "module", load.plan.module);
   attribute(g, "bytes", static_cast<std::int64_t>(load.plan.bytes));
-  std::string hosts;
-  for (const std::string& host : load.hosts) hosts += (hosts.empty() ? "" : ",") + host;
-  attribute(g, "hosts", hosts);
+  attribute(g, "hosts", joined_words(load.where.hosts));
+  attribute(g, "machines", joined_words(load.where.machines));
+  if (!load.where.oversubscribed.empty()) attribute(g, "oversubscribed", load.where.oversubscribed);
   attribute(g, "role", std::string(load.loaded ? "loaded: measured while the load ran" : "isolated: measured with the load idle"));
   if (!load.loaded) return;
   attribute(g, "moved_bytes", load.moved.bytes);
   attribute(g, "moved_seconds", load.moved.seconds);
   attribute(g, "window", static_cast<std::int64_t>(load.moved.window));
   if (std::all_of(load.moved.gpus.begin(), load.moved.gpus.end(), [](const std::string& gpu) { return gpu.empty(); })) return;
-  std::string gpus;
-  for (const std::string& gpu : load.moved.gpus) gpus += (gpus.empty() ? "" : ",") + (gpu.empty() ? "none" : gpu);
-  attribute(g, "gpus", gpus);
+  std::vector<std::string> gpus;
+  for (const std::string& gpu : load.moved.gpus) gpus.push_back(gpu.empty() ? "none" : gpu);
+  attribute(g, "gpus", joined_words(gpus));
 }
 
 void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {

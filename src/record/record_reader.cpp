@@ -148,7 +148,9 @@ RunData read_run(const RecordFile& file, const std::string& spec_file, const std
                               words_listed(file.text(load, "gpus")),
                               file.number(load, "bytes"),
                               file.number(load, "moved_bytes"),
-                              file.number(load, "moved_seconds")};
+                              file.number(load, "moved_seconds"),
+                              words_listed(file.text(load, "machines")),
+                              file.text(load, "oversubscribed")};
   }
   run.rank_host = file.texts(group + "/system/rank_host");
   run.mpi_parameters = file.texts(group + "/system/mpi_parameters");

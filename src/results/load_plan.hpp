@@ -40,13 +40,22 @@ struct LoadResult {
   double window = 0;              // messages a window after the first cycle
 };
 
+// Where every rank of the whole run ran, by rank: what the load shares with each victim.
+struct RankWhereabouts {
+  std::vector<std::string> hosts;
+  // The kernel's boot id: virtual hosts (network namespaces, containers) of one machine share it,
+  // and its cores, whatever their host names.
+  std::vector<std::string> machines;
+  std::string oversubscribed;  // "8 ranks on 2 cores of one machine"; "" where no machine's ranks outnumber its cores
+};
+
 // A run under load as its record keeps it: the load, which of the victims' two runs this is, and
 // for the loaded one what the load moved meanwhile.
 struct LoadFacts {
   LoadPlan plan;
   bool loaded = false;
   LoadResult moved;
-  std::vector<std::string> hosts;  // every rank's host, by rank of the whole run: what the load shares
+  RankWhereabouts where;
 };
 
 // "stream", "bidir", "incast", "alltoall"; UsageError naming the allowed ones.

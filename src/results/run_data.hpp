@@ -69,6 +69,8 @@ struct LoadData {
   std::vector<std::string> gpus;   // each load rank's GPU (PCI bus id; "none"), as `ranks`; empty: none or not known
   double bytes = 0;                // each load message
   double moved_bytes = 0, moved_seconds = 0;  // the loaded run's: what the load moved meanwhile
+  std::vector<std::string> machines{};  // every rank's machine (boot id), as `hosts`; empty in older records
+  std::string oversubscribed{};         // "8 ranks on 2 cores of one machine"; "" where none were
 };
 
 struct RunData {

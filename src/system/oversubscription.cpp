@@ -21,6 +21,10 @@ std::string machine_and_cores() {
   return text;
 }
 
+std::string machine_of(const std::string& machine_and_cores) {
+  return machine_and_cores.substr(0, machine_and_cores.find(' '));
+}
+
 std::string oversubscription(const std::vector<std::string>& machines_and_cores) {
   std::map<std::string, std::pair<int, std::set<std::string>>> machines;
   for (const std::string& text : machines_and_cores) {
