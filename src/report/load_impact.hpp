@@ -32,7 +32,9 @@ struct VictimImpact {
   std::string path;                 // "rank 0 -> rank 1", in ranks of the whole run
   std::vector<int> ranks;           // of the whole run
   std::vector<std::string> hosts;
-  std::vector<std::string> shares;  // with the load: "host", "group_split", "gpu"
+  // With the load: "host", "group_split", "machine" (a load rank's machine, under other host
+  // names: virtual hosts of one machine), "gpu".
+  std::vector<std::string> shares;
   std::vector<ImpactAtSize> sizes;
 };
 
@@ -67,8 +69,10 @@ std::vector<std::string> shares_with_load(const std::vector<std::string>& path_h
                                           const std::optional<HostSplit>& split);
 
 // The answer: which victims suffer, grouped by what they share with the load, and what that means;
-// or "no impact within the noise (x0.97 to x1.04)".
-std::vector<std::string> impact_lines(const std::vector<VictimImpact>& victims, const std::optional<HostSplit>& split);
+// or "no impact within the noise (x0.97 to x1.04)". `oversubscribed` ("8 ranks on 2 cores of one
+// machine", or "") says how crowded the machine is that victims under other host names share.
+std::vector<std::string> impact_lines(const std::vector<VictimImpact>& victims, const std::optional<HostSplit>& split,
+                                      const std::string& oversubscribed);
 
 // Each loaded run with its isolated twin, by index into `runs`: the isolated run of the same file and
 // label read last before it, both complete. Launches repeated into one record pair launch by

@@ -1,11 +1,14 @@
 // Issue 36's proof between hosts: a tcp stream between the last host of each half of the cluster
 // makes the load, mpi victims on every other host measure all pairs alone and under it. Across a
 // trunk between two switches (VC_TRUNK_MBIT) the victims that cross it are told first, with their
-// factor; on one switch, where the load's links are its own, no impact.
+// factor; on one switch, where the load's links are its own, no link on the way is blamed. Every
+// virtual host is a network namespace of this machine: victims and load share its cores, and the
+// report must say so where they suffer from that.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 
@@ -57,8 +60,10 @@ TEST(UnderLoad, VictimsAcrossTheTrunkAreToldFirstAndFarAboveThoseInside) {
   // By hand, 8 B between the switches beside a bulk copy across the trunk: 9 us alone, 2.5 to 5 ms
   // beside it (x250 to x530), and between two hosts of one switch as fast as alone
   // (bench/congestion.py). In the run, cells inside a switch read up to x2.2, and one was told in
-  // 2 launches of 3, which by hand is not seen: not explained yet, so held only to stay small.
+  // 2 launches of 3: the load's kernel work takes the cores of the 6 ranks' one machine. They are
+  // held to stay small, and told as sharing the machine, so that the trunk stays the answer.
   for (const auto& victim : answer["victims"]) {
+    EXPECT_NE(std::find(victim["shares"].begin(), victim["shares"].end(), "machine"), victim["shares"].end()) << victim;
     const double at_8 = victim["sizes"][0]["impact"].get<double>();
     if (switch_of[victim["hosts"][0]] != switch_of[victim["hosts"][1]]) {
       EXPECT_TRUE(told(victim)) << victim.dump();
@@ -70,16 +75,23 @@ TEST(UnderLoad, VictimsAcrossTheTrunkAreToldFirstAndFarAboveThoseInside) {
   const std::string line = answer["lines"].at(0);
   EXPECT_EQ(line.rfind("victims across the split " + groups[0] + "} | " + groups[1] + "}: 8 B one-way x", 0), 0u) << line;
   EXPECT_NE(line.find("; victims inside a group: "), std::string::npos) << line;
+  EXPECT_NE(line.find(": the load fills the link between the groups"), std::string::npos) << line;
 }
 
-TEST(UnderLoad, OnOneSwitchTheLoadLeavesTheVictimsAlone) {
+// On one switch the load's links are its own: no victim's slowdown is put on the way. The load's
+// work in the kernel takes cores from the 6 ranks' one machine: in 1 launch of 6 here and in CI,
+// 8 B cells read x1.2 to x2.4, over the x1.25 floor; those are told as sharing the machine.
+TEST(UnderLoad, OnOneSwitchNoLinkOnTheWayIsBlamed) {
   ASSERT_EQ(std::getenv("VC_TRUNK_MBIT"), nullptr) << "run in a cluster of one switch";
   TempDir dir;
   const nlohmann::json answer = load_answer(dir);
   ASSERT_EQ(answer["victims"].size(), (cluster_hosts().size() - 2) * (cluster_hosts().size() - 3)) << answer.dump(1);
-  for (const auto& victim : answer["victims"]) EXPECT_FALSE(told(victim)) << victim.dump();
+  for (const auto& victim : answer["victims"]) EXPECT_EQ(victim["shares"], std::vector<std::string>{"machine"}) << victim;
   const std::string line = answer["lines"].at(0);
-  EXPECT_EQ(line.rfind("no impact within the noise (x", 0), 0u) << line;
+  if (line.rfind("no impact within the noise (x", 0) != 0) {
+    EXPECT_EQ(line.rfind("victims on the load's machine, not its hosts: ", 0), 0u) << line;
+    EXPECT_NE(line.find(": the load's machine is what they share ("), std::string::npos) << line;
+  }
   const std::string heading = answer["heading"];
   EXPECT_EQ(heading.rfind("mpi pingpong, ", 0), 0u) << heading;
   EXPECT_NE(heading.find(", pairs all, under a tcp stream load of 4 MiB by ranks "), std::string::npos) << heading;

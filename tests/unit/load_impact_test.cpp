@@ -93,7 +93,7 @@ TEST(LoadImpact, TheAnswerNamesTheVictimsAcrossTheSplit) {
   matrix(isolated, loaded, 6.2, 14);
   std::vector<VictimImpact> victims = victim_impacts(isolated, loaded, true);
   for (VictimImpact& victim : victims) victim.shares = shares_with_load(victim.hosts, {"h4", "h8"}, kSplit);
-  const std::vector<std::string> lines = impact_lines(victims, kSplit);
+  const std::vector<std::string> lines = impact_lines(victims, kSplit, "");
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0],
             "victims across the split {h1, h2, h3} | {h5, h6, h7}: 8 B one-way x6.20 under load (99th percentile x14.0), "
@@ -109,7 +109,7 @@ TEST(LoadImpact, TheWorstHitVictimsLead) {
                         {{8, 1e-5, 1e-5 * impact, impact, std::nan(""), true}}};
   };
   const std::vector<VictimImpact> victims{victim({"h1", "h2"}, {}, 1.6), victim({"h1", "h5"}, {"group_split"}, 200)};
-  const std::vector<std::string> lines = impact_lines(victims, kSplit);
+  const std::vector<std::string> lines = impact_lines(victims, kSplit, "");
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0].rfind("victims across the split {h1, h2, h3} | {h5, h6, h7}: 8 B one-way x200 under load; "
                            "victims inside a group: 8 B one-way x1.60 under load", 0), 0u) << lines[0];
@@ -120,7 +120,7 @@ TEST(LoadImpact, NoImpactIsAnAnswer) {
   matrix(isolated, loaded, 1.03, 1);
   std::vector<VictimImpact> victims = victim_impacts(isolated, loaded, true);
   for (VictimImpact& victim : victims) victim.shares = shares_with_load(victim.hosts, {"h4", "h8"}, kSplit);
-  EXPECT_EQ(impact_lines(victims, kSplit), std::vector<std::string>{"no impact within the noise (x1.00 to x1.03)"});
+  EXPECT_EQ(impact_lines(victims, kSplit, ""), std::vector<std::string>{"no impact within the noise (x1.00 to x1.03)"});
 }
 
 // A curve's sweep has dozens of sizes: beyond a few, the answer gives their range, not each.
@@ -128,7 +128,7 @@ TEST(LoadImpact, ManySizesAreToldAsARange) {
   VictimImpact victim{"rank 0 -> rank 1", {0, 1}, {"h1"}, {"host"}, {}};
   for (int k = 0; k < 10; ++k)
     victim.sizes.push_back({std::ldexp(1, k), 1e-6, (30 + k) * 1e-6, 30.0 + k, 20.0 + k, true});
-  EXPECT_EQ(impact_lines({victim}, std::nullopt),
+  EXPECT_EQ(impact_lines({victim}, std::nullopt, ""),
             std::vector<std::string>{"victims on the load's hosts: 1 B to 512 B one-way x30.0 to x39.0 under load "
                                      "(99th percentile x20.0 to x29.0), at 10 sizes: the load's hosts are what they "
                                      "share (their network link, memory or GPUs)"});
@@ -164,7 +164,8 @@ TEST(LoadImpact, EachLoadedRunMeetsTheIsolatedRunOfItsOwnLaunch) {
 // slower at 8 B.
 RunData pairs_on_gpus(const std::string& role, const std::string& group, double slowed) {
   RunData run = under_load_run(role, group);
-  run.load_facts = LoadData{"stream", "cudaIpc", {4, 5}, {0, 1, 2, 3}, std::vector<std::string>(6, "n1"), {"A", "B"}, 4 << 20};
+  run.load_facts = LoadData{.pattern = "stream", .module = "cudaIpc", .ranks = {4, 5}, .victims = {0, 1, 2, 3},
+                            .hosts = std::vector<std::string>(6, "n1"), .gpus = {"A", "B"}, .bytes = 4 << 20};
   for (const std::string gpu : {"A", "B", "C", "D"}) run.rank_facts.push_back({{"gpu_pci_bus_id", gpu}});
   for (int first : {0, 2}) {
     CurveData curve;
@@ -199,12 +200,66 @@ TEST(LoadImpact, VictimsOnTheLoadsGpusAreToldApartFromThoseBesideIt) {
 // load's GPUs, the pair on C and D does not.
 TEST(LoadImpact, ALoadRankThatCopiesBetweenTwoGpusSharesBoth) {
   std::vector<RunData> runs{pairs_on_gpus("isolated", "/runs/0001", 1), pairs_on_gpus("loaded", "/runs/0002", 50)};
-  for (RunData& run : runs) run.load_facts = LoadData{"stream", "p2p", {4}, {0, 1, 2, 3}, std::vector<std::string>(5, "n1"), {"A B"}};
+  for (RunData& run : runs)
+    run.load_facts = LoadData{.pattern = "stream", .module = "p2p", .ranks = {4}, .victims = {0, 1, 2, 3},
+                              .hosts = std::vector<std::string>(5, "n1"), .gpus = {"A B"}};
   const std::vector<LoadImpact> impacts = load_impacts(runs);
   ASSERT_EQ(impacts.size(), 1u);
   ASSERT_EQ(impacts[0].victims.size(), 2u);
   EXPECT_EQ(impacts[0].victims[0].shares, (std::vector<std::string>{"host", "gpu"}));
   EXPECT_EQ(impacts[0].victims[1].shares, std::vector<std::string>{"host"});
+}
+
+// Virtual hosts of one machine (network namespaces here) share its cores whatever their names: a
+// load between two of them takes cores from victims on the others. The record's machines (boot ids)
+// tell such victims apart from victims on hosts of their own, whose suffering lies on the way.
+TEST(LoadImpact, VictimsOnTheLoadsMachineUnderOtherHostNamesAreToldSo) {
+  const auto impact_on = [](const std::vector<std::string>& machines) {
+    std::vector<RunData> runs{pairs_on_gpus("isolated", "/runs/0001", 1), pairs_on_gpus("loaded", "/runs/0002", 1.6)};
+    for (RunData& run : runs) {
+      run.load_facts->hosts = {"h1", "h2", "h3", "h4", "h5", "h6"};
+      run.load_facts->machines = machines;
+      run.load_facts->oversubscribed = "6 ranks on 2 cores of one machine";
+      for (CurveData& curve : run.curves) {
+        curve.host = "h" + std::to_string(curve.rank + 1);
+        curve.peer_host = "h" + std::to_string(curve.peer + 1);
+      }
+    }
+    return load_impacts(runs).at(0);
+  };
+  const LoadImpact one_machine = impact_on(std::vector<std::string>(6, "boot-1"));
+  ASSERT_EQ(one_machine.victims.size(), 2u);
+  for (const VictimImpact& victim : one_machine.victims) EXPECT_EQ(victim.shares, std::vector<std::string>{"machine"});
+  EXPECT_EQ(one_machine.lines, std::vector<std::string>{
+                                   "victims on the load's machine, not its hosts: 8 B one-way x1.30 under load: the "
+                                   "load's machine is what they share (6 ranks on 2 cores of one machine), not a link "
+                                   "on the way"});
+  const LoadImpact own_machines = impact_on({"boot-1", "boot-2", "boot-3", "boot-4", "boot-5", "boot-6"});
+  for (const VictimImpact& victim : own_machines.victims) EXPECT_EQ(victim.shares, std::vector<std::string>{});
+  EXPECT_NE(own_machines.lines.at(0).find("what they share lies on the way"), std::string::npos) << own_machines.lines[0];
+}
+
+// Across a filled trunk the victims that cross it suffer most; those inside a group that suffer a
+// little share only the load's machine, which does not hide the trunk. Where the victims across
+// suffer no more than those (a split the load's noise drew on one switch), the machine answers.
+TEST(LoadImpact, VictimsThatShareOnlyTheMachineBoundWhatItExplains) {
+  const auto victims = [](double across) {
+    const auto victim = [](std::vector<std::string> hosts, std::vector<std::string> shares, double impact) {
+      return VictimImpact{"rank 0 -> rank 1", {0, 1}, std::move(hosts), std::move(shares),
+                          {{8, 1e-5, 1e-5 * impact, impact, std::nan(""), true}}};
+    };
+    return std::vector<VictimImpact>{victim({"h1", "h2"}, {"machine"}, 1.31),
+                                     victim({"h1", "h5"}, {"group_split", "machine"}, across)};
+  };
+  EXPECT_EQ(impact_lines(victims(200), kSplit, "8 ranks on 2 cores of one machine"),
+            std::vector<std::string>{"victims across the split {h1, h2, h3} | {h5, h6, h7}: 8 B one-way x200 under load; "
+                                     "victims inside a group: 8 B one-way x1.31 under load: the load fills the link "
+                                     "between the groups; the others suffer no more than sharing the load's machine "
+                                     "does (8 ranks on 2 cores of one machine)"});
+  EXPECT_EQ(impact_lines(victims(1.26), kSplit, "8 ranks on 2 cores of one machine"),
+            std::vector<std::string>{"victims inside a group: 8 B one-way x1.31 under load; victims across the split "
+                                     "{h1, h2, h3} | {h5, h6, h7}: 8 B one-way x1.26 under load: the load's machine is "
+                                     "what they share (8 ranks on 2 cores of one machine), not a link on the way"});
 }
 
 // A load with pauses (TCP's window, the load's own steps between its windows) leaves a few of a
