@@ -132,8 +132,9 @@ double fastest_rate(const CurveData& curve, std::size_t i) {
 // x1.15 over the last factor 4 of a 370 GB/s copy to 64 MiB.
 constexpr double kLoneRise = 1.25;
 double held_peak(const std::vector<double>& rates) {
-  double peak = rates.size() == 1 ? rates.front() : 0;
-  for (std::size_t i = 0; rates.size() > 1 && i < rates.size(); ++i) {
+  if (rates.size() == 1) return rates.front();  // no neighbour to hold it
+  double peak = 0;
+  for (std::size_t i = 0; i < rates.size(); ++i) {
     const double neighbour = std::max(i > 0 ? rates[i - 1] : 0, i + 1 < rates.size() ? rates[i + 1] : 0);
     peak = std::max(peak, std::min(rates[i], kLoneRise * neighbour));
   }
