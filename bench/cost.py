@@ -77,10 +77,10 @@ def sizes_done(lines):
     return sizes, [int(TRIALS.match(line).group(1)) for _, line in sizes]
 
 
-def end_of_measuring(lines):
-    """When the measuring ended: the first line after the last size's (the summary, printed once the
-    sizes measured again are done), as bench/time_left.py takes it."""
-    last = max(i for i, (_, line) in enumerate(lines) if TRIALS.match(line))
+def end_after(lines, last_of_measuring):
+    """When the measuring ended: the first line after the last that matches `last_of_measuring` (a
+    size's line: the summary follows once the sizes measured again are done)."""
+    last = max(i for i, (_, line) in enumerate(lines) if last_of_measuring.match(line))
     return lines[last + 1][0] if last + 1 < len(lines) else lines[last][0]
 
 
@@ -97,7 +97,7 @@ def time_left_errors(lines, expected_trials=None):
     them; writing the record and closing MPI and CUDA follow (a quarter of a second on a GPU node,
     which at the ninth tenth of a 9 s sweep had read as 27% by itself)."""
     sizes, trials = sizes_done(lines)
-    end = end_of_measuring(lines)
+    end = end_after(lines, TRIALS)
     worst = [0.0, 0.0, 0.0, 0.0]
     for tenth in range(1, 10):
         moment = end * tenth / 10
@@ -242,7 +242,7 @@ def main():
                                                                             max(s for s, _ in launches))),
                          "fastest-slowest", float("nan"), "(shown)"))
             errors[name] = [time_left_errors(lines, expected_trials_but(launches, i) if len(launches) > 1 else None)
-                            + [seconds - end_of_measuring(lines)] for i, (seconds, lines) in enumerate(launches)]
+                            + [seconds - end_after(lines, TRIALS)] for i, (seconds, lines) in enumerate(launches)]
         if not options.gpu and options.rounds > 0:
             rows += plateau_rows(npgpu, options, record)
         for name, launches in errors.items():

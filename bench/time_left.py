@@ -19,7 +19,7 @@ import statistics
 import sys
 import tempfile
 
-from cost import LEFT, UNITS, timed_lines
+from cost import LEFT, UNITS, end_after, timed_lines
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAIR = ["mpirun", "-np", "2"]
@@ -41,15 +41,13 @@ TARGET = 0.25
 
 def estimates(lines):
     """[(seconds since the launch, the time left it printed)] and the end of the measuring."""
-    progress = [i for i, (_, line) in enumerate(lines) if PROGRESS.match(line)]
-    after = progress[-1] + 1
-    end = lines[after][0] if after < len(lines) else lines[-1][0]
     said = []
-    for i in progress:
-        at, line = lines[i]
+    for at, line in lines:
+        if not PROGRESS.match(line):
+            continue
         found = LEFT.search(line)
         said.append((at, float(found.group(1)) * UNITS[found.group(2)] if found else 0.0))
-    return said, end
+    return said, end_after(lines, PROGRESS)
 
 
 def ratios(lines):
