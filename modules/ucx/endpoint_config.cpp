@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "npgpu/network_peaks.hpp"
+#include "npgpu/words.hpp"
 
 namespace npgpu::ucx {
 namespace {
@@ -17,12 +18,6 @@ const std::regex kLane(R"(lane\[(\d+)\]:\s+\d+:([^/\s]+)/(\S+)\.\d+\s+md\[\d+\]\
 const std::regex kTagSend(R"(^#\s+tag_send:\s+(\S+))");
 // "#               put[1]: 0..<short>..2048..<bcopy>..(inf)"
 const std::regex kPut(R"(^#\s+put\[(\d+)\]:\s+(\S+))");
-
-std::string joined(const std::vector<std::string>& words) {
-  std::string text;
-  for (const std::string& word : words) text += (text.empty() ? "" : ", ") + word;
-  return text;
-}
 
 }  // namespace
 
@@ -54,11 +49,11 @@ std::string describe_lanes(const std::vector<Lane>& lanes) {
   std::vector<std::string> words;
   for (const Lane& lane : lanes)
     words.push_back(lane.transport + "/" + lane.device + (lane.roles.empty() ? "" : " (" + lane.roles + ")"));
-  return words.empty() ? "unknown" : joined(words);
+  return words.empty() ? "unknown" : joined(words, ", ");
 }
 
 std::string describe_put_protocols(const EndpointConfig& config) {
-  return config.put_protocols.empty() ? "unknown" : joined(config.put_protocols);
+  return config.put_protocols.empty() ? "unknown" : joined(config.put_protocols, ", ");
 }
 
 LinkPeak endpoint_link_peak(const EndpointConfig& config, bool same_host, const std::vector<NetworkInterface>& interfaces) {
@@ -74,9 +69,9 @@ LinkPeak endpoint_link_peak(const EndpointConfig& config, bool same_host, const 
     add(transports, lane.transport);
   }
   if (devices.empty()) return {0, "unknown: UCX named no network device for this endpoint (" + lanes + ")"};
-  if (devices.size() > 1) return {0, "unknown: UCX may spread messages over " + joined(devices) + " (" + lanes + ")"};
+  if (devices.size() > 1) return {0, "unknown: UCX may spread messages over " + joined(devices, ", ") + " (" + lanes + ")"};
   LinkPeak peak = interface_peak(interfaces, devices.front());
-  if (peak.bytes_per_second > 0) peak.how = "UCX over " + joined(transports) + ", " + peak.how;
+  if (peak.bytes_per_second > 0) peak.how = "UCX over " + joined(transports, ", ") + ", " + peak.how;
   return peak;
 }
 

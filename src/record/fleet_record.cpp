@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "record/record_file.hpp"
+#include "npgpu/words.hpp"
 
 namespace npgpu {
 namespace fs = std::filesystem;
@@ -25,12 +26,6 @@ void column(hid_t group, const char* name, const std::vector<double>& values, co
     check(H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), std::string("write ") + name);
   attribute(set, "units", std::string(units));
   attribute(set, "description", std::string(description));
-}
-
-std::string joined_lines(const std::vector<std::string>& lines) {
-  std::string text;
-  for (const std::string& line : lines) text += (text.empty() ? "" : "\n") + line;
-  return text;
 }
 
 std::vector<std::string> split_lines(const std::string& text) {
@@ -75,7 +70,7 @@ void write_fleet_reference(const std::string& path, const FleetReference& fleet)
       attribute(file, "schema", std::string(kFleetSchema));
       attribute(file, "created_by", fleet.made_by);
       attribute(file, "method_version", static_cast<std::int64_t>(fleet.method_version));
-      attribute(file, "records", joined_lines(fleet.records));
+      attribute(file, "records", joined(fleet.records, "\n"));
       write_paths(file, fleet);
     }
     // link() fails where a file appeared at `path` meanwhile, where rename would replace it.

@@ -19,6 +19,7 @@
 #include "npgpu/errors.hpp"
 #include "system/system_json.hpp"
 #include "npgpu/version.hpp"
+#include "npgpu/words.hpp"
 
 namespace npgpu {
 namespace fs = std::filesystem;
@@ -369,13 +370,6 @@ void write_expectations(hid_t run, const RunRecord& r) {
   write_columns(g, kExpectationColumns, r.expectations, {r.expectations.size()});
 }
 
-// "a,b,c": a list of words as one attribute, as the reader's words_listed reads it back.
-std::string joined_words(const std::vector<std::string>& words) {
-  std::string text;
-  for (const std::string& word : words) text += (text.empty() ? "" : ",") + word;
-  return text;
-}
-
 // --load: the load, which of the victims' two runs this is, and what the load moved meanwhile.
 void write_load(hid_t run, const LoadFacts& load) {
   Handle g = group(run, "load");
@@ -384,8 +378,8 @@ void write_load(hid_t run, const LoadFacts& load) {
   attribute(g, "victims", joined_ranks(victims_of(load.plan), ","));
   attribute(g, "module", load.plan.module);
   attribute(g, "bytes", static_cast<std::int64_t>(load.plan.bytes));
-  attribute(g, "hosts", joined_words(load.where.hosts));
-  attribute(g, "machines", joined_words(load.where.machines));
+  attribute(g, "hosts", joined(load.where.hosts, ","));
+  attribute(g, "machines", joined(load.where.machines, ","));
   if (!load.where.oversubscribed.empty()) attribute(g, "oversubscribed", load.where.oversubscribed);
   attribute(g, "role", std::string(load.loaded ? "loaded: measured while the load ran" : "isolated: measured with the load idle"));
   if (!load.loaded) return;
@@ -395,7 +389,7 @@ void write_load(hid_t run, const LoadFacts& load) {
   if (std::all_of(load.moved.gpus.begin(), load.moved.gpus.end(), [](const std::string& gpu) { return gpu.empty(); })) return;
   std::vector<std::string> gpus;
   for (const std::string& gpu : load.moved.gpus) gpus.push_back(gpu.empty() ? "none" : gpu);
-  attribute(g, "gpus", joined_words(gpus));
+  attribute(g, "gpus", joined(gpus, ","));
 }
 
 void write_run_group(hid_t file, const std::string& name, const RunRecord& r) {

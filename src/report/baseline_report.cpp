@@ -9,6 +9,7 @@
 #include "npgpu/errors.hpp"
 #include "npgpu/sizes.hpp"
 #include "npgpu/version.hpp"
+#include "npgpu/words.hpp"
 #include "report/report.hpp"
 
 namespace npgpu {
@@ -27,12 +28,6 @@ std::vector<std::string> gpu_bus_ids(const RunData& run) {
   std::vector<std::string> ids;
   for (const PlacementFacts& facts : run.rank_facts) ids.push_back(fact(facts, "gpu_pci_bus_id"));
   return ids;
-}
-
-std::string joined(const std::vector<std::string>& words) {
-  std::string text;
-  for (const std::string& word : words) text += (text.empty() ? "" : ", ") + word;
-  return text;
 }
 
 std::string hardware(const std::string& cpu, const std::string& gpu) {
@@ -75,8 +70,8 @@ const RunData& reference_run(const RunData& run, const Reference& reference) {
                      ") than " + run_name(run) + " (" + hardware(run.cpu_model, gpu_model(run)) + ")");
   for (const RunData* candidate : alike)
     if (candidate->rank_host == run.rank_host && gpu_bus_ids(*candidate) == gpu_bus_ids(run)) return *candidate;
-  throw UsageError(run_name(first) + " ran on hosts " + joined(first.rank_host) + ", " + run_name(run) + " on " +
-                   joined(run.rank_host) +
+  throw UsageError(run_name(first) + " ran on hosts " + joined(first.rank_host, ", ") + ", " + run_name(run) + " on " +
+                   joined(run.rank_host, ", ") +
                    ": a run judges only the same hosts and GPUs; fold records into a fleet reference "
                    "(npgpu baseline) to judge by hardware");
 }
@@ -221,7 +216,7 @@ FleetReference fold_fleet(const std::vector<RunData>& runs, std::vector<std::str
       continue;
     }
     methods.insert(run.method_version);
-    fleet.records.push_back(run_name(run) + " (hosts " + joined(run.rank_host) + ")");
+    fleet.records.push_back(run_name(run) + " (hosts " + joined(run.rank_host, ", ") + ")");
     const auto add = [&](const std::string& link, const PathFigures& path) {
       auto& sizes = folded[{run_label(run), run.cpu_model, gpu_model(run), link}];
       for (const SizeFigure& figure : path.sizes) {
