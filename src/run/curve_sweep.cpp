@@ -103,7 +103,8 @@ class CurveSweep {
   // 16 times that while each took under an eighth of a trial, up to the largest size. The largest
   // sizes cost the most and come last; this is their rate, known from the start. The median of a
   // few more repetitions of the last size probed is steadier than one. It is still low where
-  // messages rotate cache-cold: the transport's first pass over each part of the pool is slow (mpi
+  // messages rotate cache-cold and the kernel pays for its first copy of each page (a PVM guest
+  // traps to its hypervisor): the transport's first pass over each part of the pool is slow (mpi
   // pingpong of 1 MiB here: about 1.8 ms a round trip for the first 256 repetitions, 0.4 ms after,
   // 0.24 ms in the sweep, whose smaller sizes make that pass), so the sweep takes those
   // repetitions again once its sizes reach a sixteenth of the probe's (kProbeAgainBelow): 4.8 ms
