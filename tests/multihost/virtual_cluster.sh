@@ -3,6 +3,7 @@
 #
 #   virtual_cluster.sh up DIR HOSTS RATE_MBIT [SLOW_HOST SLOW_RATE_MBIT]
 #   virtual_cluster.sh rate DIR HOST RATE_MBIT
+#   virtual_cluster.sh pace DIR HOST RATE_MBIT
 #   virtual_cluster.sh down DIR
 #   virtual_cluster.sh run HOSTS RATE_MBIT [SLOW_HOST SLOW_RATE_MBIT] -- COMMAND [ARGS...]
 #   virtual_cluster.sh usable
@@ -28,6 +29,11 @@
 #                       itself stays an empty mount point outside the hosts)
 # rate   sets host number HOST's (1-based) link to RATE_MBIT both ways on a cluster that is up: a
 #        fault planted after a healthy run (its line in DIR/hosts says so too).
+# pace   makes every small packet (IP length under 256 B: a small message, an acknowledgement) of
+#        host number HOST's link wait, each way, its own time on the wire at RATE_MBIT, on a cluster
+#        that is up; larger packets keep the link's rate. A rate limit leaves a lone small packet
+#        alone (a token bucket lets it through at once), so this is the fault that slows small
+#        messages, by a known amount: a 74 B frame at 10 Mbit/s waits 59 us. Written to DIR/paced.
 # down   removes everything `up` made for DIR (namespaces, links, bridge, queues) and the processes
 #        left inside them; safe to repeat, and after an `up` that failed halfway.
 # run    up in a fresh folder, COMMAND with VC_DIR set to it, down; always torn down, also on
@@ -67,7 +73,7 @@ die() {
 }
 
 usage() {
-  die "usage: $0 up DIR HOSTS RATE_MBIT [SLOW_HOST SLOW_RATE_MBIT] | rate DIR HOST RATE_MBIT | down DIR | run HOSTS RATE_MBIT [SLOW_HOST SLOW_RATE_MBIT] -- COMMAND... | usable"
+  die "usage: $0 up DIR HOSTS RATE_MBIT [SLOW_HOST SLOW_RATE_MBIT] | rate DIR HOST RATE_MBIT | pace DIR HOST RATE_MBIT | down DIR | run HOSTS RATE_MBIT [SLOW_HOST SLOW_RATE_MBIT] -- COMMAND... | usable"
 }
 
 is_rate() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]] && awk -v r="$1" 'BEGIN { exit !(r >= 0.001) }'; }
@@ -235,8 +241,8 @@ cmd_up() {
     ip -n "$switch" link set "$switch_end" master "$bridge$on_switch" up
     ip -n "$ns" addr add "${addresses[h - 1]}/24" dev "$host_end"
     ip -n "$ns" link set "$host_end" up
-    tc -n "$ns" qdisc add dev "$host_end" root tbf rate "$(kbit "$out")" burst "$TBF_BURST" latency "$TBF_LATENCY"
-    tc -n "$switch" qdisc add dev "$switch_end" root tbf rate "$(kbit "$in")" burst "$TBF_BURST" latency "$TBF_LATENCY"
+    tc -n "$ns" qdisc add dev "$host_end" root handle 1: tbf rate "$(kbit "$out")" burst "$TBF_BURST" latency "$TBF_LATENCY"
+    tc -n "$switch" qdisc add dev "$switch_end" root handle 1: tbf rate "$(kbit "$in")" burst "$TBF_BURST" latency "$TBF_LATENCY"
     echo "${names[h - 1]} slots=1"
     echo "${names[h - 1]} ${addresses[h - 1]} $out $in $on_switch" >>"$dir/hosts"
   done >"$dir/hostfile"
@@ -244,8 +250,9 @@ cmd_up() {
   write_helpers "$dir" "${names[0]}"
 }
 
-cmd_rate() {
-  (($# == 3)) || usage
+# HOST's two link ends on a cluster that is up (DIR HOST RATE, checked): "NETNS DEVICE" lines, the
+# host's side first.
+link_ends() {
   local dir=$1 host=$2 rate=$3
   [[ -f $dir/env ]] || die "'$dir' holds no cluster"
   local VC_NETNS=() VC_SWITCH_NETNS=""
@@ -254,9 +261,34 @@ cmd_rate() {
   if ! [[ $host =~ ^[0-9]+$ ]] || ((host < 1 || host > ${#VC_NETNS[@]})); then die "HOST '$host': a host number from 1 to ${#VC_NETNS[@]}"; fi
   is_rate "$rate" || die "RATE_MBIT '$rate': a number of Mbit/s, at least 0.001"
   local prefix=${VC_SWITCH_NETNS%-sw}
-  tc -n "${VC_NETNS[host - 1]}" qdisc change dev "${prefix}h$host" root tbf rate "$(kbit "$rate")" burst "$TBF_BURST" latency "$TBF_LATENCY"
-  tc -n "$VC_SWITCH_NETNS" qdisc change dev "${prefix}s$host" root tbf rate "$(kbit "$rate")" burst "$TBF_BURST" latency "$TBF_LATENCY"
+  echo "${VC_NETNS[host - 1]} ${prefix}h$host"
+  echo "$VC_SWITCH_NETNS ${prefix}s$host"
+}
+
+cmd_rate() {
+  (($# == 3)) || usage
+  local dir=$1 host=$2 rate=$3 ends ns device
+  ends=$(link_ends "$@")
+  while read -r ns device; do
+    tc -n "$ns" qdisc change dev "$device" root handle 1: tbf rate "$(kbit "$rate")" burst "$TBF_BURST" latency "$TBF_LATENCY"
+  done <<<"$ends"
   awk -v h="$host" -v r="$rate" 'NR == h { $3 = r; $4 = r } { print }' "$dir/hosts" >"$dir/hosts.new" && mv "$dir/hosts.new" "$dir/hosts"
+}
+
+# Under each end's tbf, an htb: packets of an IP length under 256 B (the top byte of the length
+# field 0) in a class of RATE with no burst, so that each waits its own time on the wire; the rest
+# in a class that the tbf above bounds.
+cmd_pace() {
+  (($# == 3)) || usage
+  local dir=$1 host=$2 rate=$3 ends ns device
+  ends=$(link_ends "$@")
+  while read -r ns device; do
+    tc -n "$ns" qdisc add dev "$device" parent 1:1 handle 10: htb default 2
+    tc -n "$ns" class add dev "$device" parent 10: classid 10:1 htb rate "$(kbit "$rate")" ceil "$(kbit "$rate")" burst 1 cburst 1
+    tc -n "$ns" class add dev "$device" parent 10: classid 10:2 htb rate 10gbit quantum 65536
+    tc -n "$ns" filter add dev "$device" parent 10: protocol ip prio 1 u32 match u16 0x0000 0xff00 at 2 flowid 10:1
+  done <<<"$ends"
+  echo "$host $rate" >>"$dir/paced"
 }
 
 cmd_down() {
@@ -273,7 +305,7 @@ cmd_down() {
     for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
     ip netns delete "$ns" 2>/dev/null || true
   done
-  rm -f "$dir/env" "$dir/hostfile" "$dir/hosts" "$dir/on" "$dir/rsh-agent" "$dir/mpirun-on" "$dir/mpirun"
+  rm -f "$dir/env" "$dir/hostfile" "$dir/hosts" "$dir/paced" "$dir/on" "$dir/rsh-agent" "$dir/mpirun-on" "$dir/mpirun"
   rmdir "$dir/shared" "$dir/export" 2>/dev/null || true  # the export stays while it holds files
 }
 
@@ -338,6 +370,7 @@ case $command in
     building="" # made whole: it stays until `down`
     ;;
   rate) cmd_rate "$@" ;;
+  pace) cmd_pace "$@" ;;
   down) cmd_down "$@" ;;
   run) cmd_run "$@" ;;
   usable) (($# == 0)) || usage; cmd_usable ;;
