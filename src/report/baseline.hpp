@@ -51,12 +51,14 @@ struct Shortfall {
 
 // A loss smaller than this factor is never told, however quiet both records are.
 inline constexpr double kLeastLoss = 1.1;
-// ... nor, on a curve judged against one other launch, one smaller than this: a launch sets the
-// level of a path's small sizes for its whole run (the cores its ranks landed on, what their caches
-// hold), which no record of one launch shows. 10 healthy launches of mpi over TCP on this project's
-// quiet 2-core machine differed so by up to x0.63 over rows of 9 sizes and more under 1 KiB (x0.84
-// above; 90 ordered pairs); a path at half its rate is still told. A fleet reference knows how its
-// launches differ and keeps kLeastLoss (docs/ARCHITECTURE.md, "Against a reference").
+// ... nor, on a curve or a matrix judged against one other launch, one smaller than this: a launch
+// sets the level of a path's small sizes for its whole run (the cores its ranks landed on, what
+// their caches hold), which no record of one launch shows. 10 healthy launches of mpi over TCP on
+// this project's quiet 2-core machine differed so by up to x0.63 over rows of 9 sizes and more
+// under 1 KiB (x0.84 above; 90 ordered pairs); a healthy health check of 4 virtual hosts told 3 of
+// its 12 8 B cells at x0.63 to x0.70 of the reference launch's, in both passes. A path at half its
+// rate is still told. A fleet reference knows how its launches differ and keeps kLeastLoss
+// (docs/ARCHITECTURE.md, "Against a reference").
 inline constexpr double kLeastLossAgainstOneLaunch = 1.8;
 // A size falls short where the log of its ratio lies this many noise widths under 0 ...
 inline constexpr double kNoiseWidths = 3;
@@ -82,7 +84,7 @@ std::vector<Shortfall> curve_shortfalls(const std::string& run, const PathFigure
 // `same_launch`: the reference is the same cells of the same launch (a run under load against its
 // isolated run), so how its cells scatter about each other is the matrix's own shape (a trunk's
 // crowded cells against the others), not what the machine does between launches: left out.
-// `least_loss` as for a curve.
+// `least_loss` as for a curve: kLeastLossAgainstOneLaunch where the reference is one other launch.
 std::vector<Shortfall> cell_shortfalls(const std::string& run, const std::vector<PathFigures>& measured,
                                        const std::vector<PathFigures>& reference, bool same_launch = false,
                                        double least_loss = kLeastLoss);

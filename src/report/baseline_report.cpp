@@ -90,7 +90,8 @@ void judge_against_run(const RunData& run, const RunData& ref, BaselineRun& entr
   std::vector<PathFigures> measured, reference;
   for (MatrixCell& cell : matrix_cells(*run.matrix)) measured.push_back(std::move(cell.figures));
   for (MatrixCell& cell : matrix_cells(*ref.matrix)) reference.push_back(std::move(cell.figures));
-  for (Shortfall& s : cell_shortfalls(entry.run, measured, reference)) report.shortfalls.push_back(std::move(s));
+  for (Shortfall& s : cell_shortfalls(entry.run, measured, reference, false, kLeastLossAgainstOneLaunch))
+    report.shortfalls.push_back(std::move(s));
   compared.insert(compared.end(), measured.begin(), measured.end());
 }
 
@@ -251,7 +252,7 @@ FleetReference fold_fleet(const std::vector<RunData>& runs, std::vector<std::str
 std::string baseline_text(const BaselineReport& report) {
   std::string out = "\nAgainst the " + std::string(report.fleet ? "fleet reference " : "reference ") + report.reference +
                     " (a shortfall: a size under the reference beyond what both records' noise explains" +
-                    (report.fleet ? "" : "; a curve's, by " + ratio_text(1 / kLeastLossAgainstOneLaunch) +
+                    (report.fleet ? "" : "; by " + ratio_text(1 / kLeastLossAgainstOneLaunch) +
                                              " at least, since one launch cannot show how launches differ") + ")\n";
   for (const BaselineRun& run : report.runs) {
     std::size_t count = 0;

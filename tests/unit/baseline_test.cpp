@@ -193,6 +193,42 @@ TEST(Baseline, AgainstOneLaunchALevelHealthyLaunchesDifferByIsNotTold) {
   EXPECT_FALSE(judge_against({pair_run("n5.h5", {"n5", "n6"}, 0.63)}, {"fleet.h5", {}, two}).shortfalls.empty());
 }
 
+// An all-pairs run of one rank on each of 4 hosts (8 B and 1 MiB), host h4's cells slowed by
+// `factor`, its trials the model's with the matrix's noise.
+RunData matrix_run(const std::string& file, unsigned seed, double factor = 1) {
+  RunData run = pair_run(file, {"h1", "h2"});
+  run.curves.clear();
+  run.pairing = PairingMode::all;
+  MatrixData m;
+  m.bytes = {8, 1048576};
+  m.patterns = {Pattern::pingpong, Pattern::stream};
+  m.rank_host = kFourHosts;
+  m.classes = {"two hosts, host buffers"};
+  for (int from = 0; from < 4; ++from)
+    for (int to = 0; to < 4; ++to) m.cell_class.push_back(from == to ? -1 : 0);
+  m.trial_seconds.resize(m.bytes.size() * 16);
+  for (std::size_t s = 0; s < m.bytes.size(); ++s)
+    for (int from = 0; from < 4; ++from)
+      for (int to = 0; to < 4; ++to) {
+        if (from == to) continue;
+        const test::SyntheticCurve curve = test::synthetic_curve(kPath, kNoisy, seed++ * 100, {m.bytes[s]});
+        for (double t : curve.trials[0]) m.trial_seconds[s * 16 + from * 4 + to].push_back(from == 3 || to == 3 ? t / factor : t);
+      }
+  run.rank_host = kFourHosts;
+  run.matrix = m;
+  return run;
+}
+
+// So with a matrix: every link of a host at x0.63 of one other launch is not told (a healthy
+// links check here read 8 B cells at x0.63 to x0.70 of its reference launch), at x0.4 it is.
+TEST(Baseline, AgainstOneLaunchAMatrixHostAtALevelHealthyLaunchesDifferByIsNotTold) {
+  const Reference one_launch{"ref.h5", {matrix_run("ref.h5", 1)}, std::nullopt};
+  EXPECT_TRUE(judge_against({matrix_run("new.h5", 2, 0.63)}, one_launch).shortfalls.empty());
+  const BaselineReport slow = judge_against({matrix_run("new.h5", 2, 0.4)}, one_launch);
+  EXPECT_EQ(slow.shortfalls.size(), 6u * 2) << "host h4's 6 cells at both sizes";
+  for (const Shortfall& s : slow.shortfalls) EXPECT_TRUE(s.ranks[0] == 3 || s.ranks[1] == 3) << s.path;
+}
+
 // A size the sweep measured slow and measured again at its rate is judged by its trials then: the
 // machine slowed it for a moment, not the path.
 TEST(Baseline, ASizeMeasuredAgainIsJudgedByItsTrialsThenToo) {
