@@ -11,14 +11,16 @@ planted faults of known size, launch after launch:
    --pairs all` at its default sizes (8 B, 1 MiB). A fleet reference folded from --launches
    healthy launches (`npgpu baseline`) judges, --launches times each: a healthy cluster (nothing
    may fall short), one with host 4 at a third of --rate (its 6 links at 1 MiB planted: "every link
-   of host ...-h4" must be said, and no other link named), and one with every link at a third
-   ("every link of all 4 hosts" at 1 MiB). A cell named at 8 B, where the rate limit changes
-   nothing, is false. A run reference judges a healthy launch too, in the cluster it was made in
-   (its host names are that cluster's). Needs root and `ip netns`.
+   of host ...-h4" must be said, and no other link named), one with every link at a third
+   ("every link of all 4 hosts" at 1 MiB), and one with host 4's small packets paced at 10 Mbit/s
+   (`virtual_cluster.sh pace`: its 6 links at 8 B planted, about 45 us more a message, "every link
+   of host ...-h4" at 8 B). A cell named at a size its fault leaves alone (a rate limit slows no
+   8 B cell, the pacing no 1 MiB one) is false. A run reference judges a healthy launch too, in the
+   cluster it was made in (its host names are that cluster's). Needs root and `ip netns`.
 
     bench/baseline.py OUT_DIR [--build build] [--launches 3] [--cluster | --only cluster] [--rate 400]
 
-About 2 minutes on this host at the defaults on a quiet machine (more under load), and about 10
+About 2 minutes on this host at the defaults on a quiet machine (more under load), and about 11
 more with --cluster; the table comes last: planted, found, missed, false per scenario.
 """
 import argparse
@@ -76,11 +78,14 @@ def on_this_host(options, npgpu, log):
     return rows
 
 
-def in_cluster(options, name, cluster_args, launches, body):
-    """Builds the cluster, runs body(vc_dir, launch) for each launch, always tears it down."""
+def in_cluster(options, name, cluster_args, launches, body, paced=()):
+    """Builds the cluster (`paced`: HOST RATE_MBIT for `virtual_cluster.sh pace`, or none), runs
+    body(vc_dir, launch) for each launch, always tears it down."""
     vc_dir = os.path.join(options.out, name + "-cluster")
-    subprocess.run([CLUSTER, "up", vc_dir] + [str(a) for a in cluster_args], check=True, capture_output=True)
     try:
+        subprocess.run([CLUSTER, "up", vc_dir] + [str(a) for a in cluster_args], check=True, capture_output=True)
+        if paced:
+            subprocess.run([CLUSTER, "pace", vc_dir] + [str(a) for a in paced], check=True, capture_output=True)
         return [body(vc_dir, launch) for launch in range(1, launches + 1)]
     finally:
         subprocess.run([CLUSTER, "down", vc_dir], capture_output=True)
@@ -107,21 +112,25 @@ def on_clusters(options, npgpu, log):
     rows.append(("cluster, run reference: healthy", "none", 0, 0, len(baseline["shortfalls"]),
                  f"exit {code}; {'; '.join(r for run in baseline['runs'] for r in run['shared']) or 'nothing short'}"))
     every_cell = {(a, b) for a in range(4) for b in range(4) if a != b}
-    for scenario, cluster_args, planted, words in (
-            ("healthy", [4, rate], set(), None),
-            ("host 4 at a third", [4, rate, 4, slow], {c for c in every_cell if 3 in c}, "every link of host "),
-            ("every link at a third", [4, slow], every_cell, "every link of all 4 hosts")):
+    host_4 = {c for c in every_cell if 3 in c}
+    large, small = 1048576, 8
+    # Each fault's planted cells at the size it slows, (bytes, (from rank, to rank)); the words the
+    # report must say of them at that size.
+    for scenario, cluster_args, paced, planted, words in (
+            ("healthy", [4, rate], (), set(), None),
+            ("host 4 at a third", [4, rate, 4, slow], (), {(large, c) for c in host_4}, ("every link of host ", "1 MiB")),
+            ("every link at a third", [4, slow], (), {(large, c) for c in every_cell}, ("every link of all 4 hosts", "1 MiB")),
+            ("host 4's small packets paced", [4, rate], (4, 10), {(small, c) for c in host_4}, ("every link of host ", "8 B"))):
+        tag = "".join(c if c.isalnum() else "-" for c in scenario)
         def launch(vc_dir, number):
-            record = all_pairs(options, npgpu, log, vc_dir, f"{scenario.replace(' ', '-')}-{number}")
+            record = all_pairs(options, npgpu, log, vc_dir, f"{tag}-{number}")
             baseline, code = judged(npgpu, fleet, record)
-            # The rate limit slows the 1 MiB cells alone: a cell named at 8 B, or one it spares, is false.
-            at_large = {tuple(s["ranks"]) for s in baseline["shortfalls"] if s["bytes"] >= 1048576}
+            named = {(s["bytes"], tuple(s["ranks"])) for s in baseline["shortfalls"]}
             shared = [line for run in baseline["runs"] for line in run["shared"]]
-            said = words is None or any(line.startswith(words) and "1 MiB" in line for line in shared)
-            false = sum(1 for s in baseline["shortfalls"] if s["bytes"] < 1048576 or tuple(s["ranks"]) not in planted)
-            return len(planted & at_large) if said else 0, len(planted - at_large) if said else len(planted), \
-                false, f"exit {code}; {'; '.join(shared) or 'nothing short'}"
-        results = in_cluster(options, scenario.replace(" ", "-"), cluster_args, options.launches, launch)
+            said = words is None or any(line.startswith(words[0]) and words[1] in line for line in shared)
+            return len(planted & named) if said else 0, len(planted - named) if said else len(planted), \
+                len(named - planted), f"exit {code}; {'; '.join(shared) or 'nothing short'}"
+        results = in_cluster(options, tag, cluster_args, options.launches, launch, paced)
         rows.append((f"cluster, fleet of {options.launches}: {scenario}",
                      f"{len(planted)} links" if planted else "none",
                      sum(r[0] for r in results), sum(r[1] for r in results), sum(r[2] for r in results),

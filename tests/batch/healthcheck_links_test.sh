@@ -2,10 +2,12 @@
 # scripts/npgpu-healthcheck between nodes, with a real Slurm on 4 hosts of a virtual cluster
 # (tests/multihost/virtual_cluster.sh, links of 400 Mbit/s; tests/batch/slurm_cluster.sh): a job
 # over the 4 hosts records the reference, its first node measuring the links; a job that checks
-# the healthy hosts drains none; once host 4's link is slowed to a third, a check drains host 4
-# alone, with a reason that starts "npgpu:" and says every link of it falls short, and the 3
-# others stay up. A --hosts of one host, a --link-sizes that is no list of sizes, and a reference
-# of another host are refused in one line.
+# the healthy hosts drains none; once host 4's link is slowed to a third and its small packets
+# paced at 2 Mbit/s (virtual_cluster.sh pace: each 8 B message waits its frame's time on the
+# wire, some 0.3 ms, against a reference of 12 to 42 us), a check drains host 4 alone,
+# with a reason that starts "npgpu:" and says every link of it falls short, the check's lines tell
+# every link of it at 1 MiB and its links alone at 8 B, and the 3 others stay up. A --hosts of one host, a --link-sizes that is
+# no list of sizes, and a reference of another host are refused in one line.
 #   healthcheck_links_test.sh NPGPU WORK
 set -euo pipefail
 npgpu=$1 work=$2
@@ -46,7 +48,7 @@ export OMPI_MCA_btl=tcp,self OMPI_MCA_btl_tcp_if_include=$VC_SUBNET OMPI_MCA_oob
 # exit code, its output in $work/NAME.out. The links at the check's default sizes, 8 B and 1 MiB:
 # the 8 B cells are measured one pair at a time here (4 ranks on 2 cores), and a healthy check must
 # find none of them short. A rate limit leaves them as they are (host 4 at a tenth of 400 Mbit/s:
-# its 8 B tcp cells 8.5 to 11.6 us, as the others'), so the slowed host is told at 1 MiB.
+# its 8 B tcp cells 8.5 to 11.6 us, as the others'); pacing its small packets slows them.
 healthcheck() {
   local name=$1 hostlist=$2 job state
   shift 2
@@ -70,11 +72,17 @@ all=$(IFS=,; echo "${VC_HOSTS[*]}")
   fail "the healthy hosts' check did not pass: $(cat "$work/healthy.out")"
 [ -z "$(drained)" ] || fail "the healthy check drained $(drained)"
 
-"$vc" rate "$vc_dir" 4 133 || fail "host 4's link could not be slowed"
+{ "$vc" rate "$vc_dir" 4 133 && "$vc" pace "$vc_dir" 4 2; } || fail "host 4's link could not be slowed"
 [ "$(healthcheck slowed "$all" --baseline "$work/reference.h5" --drain)" = 1 ] ||
   fail "the check with host 4 slowed did not exit 1: $(cat "$work/slowed.out")"
 [ "$(drained)" = "${VC_HOSTS[3]}" ] || fail "drained '$(drained)', expected ${VC_HOSTS[3]} alone: $(cat "$work/slowed.out")"
+# At 1 MiB every link of host 4; at 8 B host 4's links and no other (a cell the reference launch
+# measured slow may hide one of them from a pass, and only what both passes find is told).
+grep -q "every link of host ${VC_HOSTS[3]}: at [^(]*1 MiB" "$work/slowed.out" ||
+  fail "the check does not say every link of ${VC_HOSTS[3]} falls short at 1 MiB: $(cat "$work/slowed.out")"
+at_8=$(grep -E ": at 8 B( |,)" "$work/slowed.out") || fail "the check tells nothing at 8 B: $(cat "$work/slowed.out")"
+if grep -v "${VC_HOSTS[3]}" <<<"$at_8"; then fail "the check tells links without ${VC_HOSTS[3]} at 8 B: $at_8"; fi
 reason=$(slurm sinfo -h -R -n "${VC_HOSTS[3]}" -o %E)
 [[ $reason == "npgpu: "*"every link of host ${VC_HOSTS[3]}:"* ]] ||
   fail "the drain reason does not start with npgpu: and say every link of ${VC_HOSTS[3]}: '$reason'"
-echo "PASS: healthcheck between nodes (healthy: none drained; host 4 at a third: '$reason')"
+echo "PASS: healthcheck between nodes (healthy: none drained; host 4 at a third and paced: '$reason')"
