@@ -230,7 +230,7 @@ TEST(UnderLoad, BadLoadsAreRefusedInOneLineWithNothingWritten) {
     const CommandResult r = run_command(argv);
     EXPECT_EQ(r.exit_code, 2) << says << "\n" << r.err;
     EXPECT_NE(r.err.find(says), std::string::npos) << says << "\nin: " << r.err;
-    EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+    EXPECT_EQ(npgpu_lines_of(r.err).size(), 1u) << r.err;
     EXPECT_FALSE(std::filesystem::exists(record)) << says;
   }
 }

@@ -14,7 +14,7 @@ namespace npgpu::test {
 // code 2, and nothing written.
 inline void expect_refusal(const CommandResult& result, const TempDir& dir, const std::string& says) {
   EXPECT_EQ(result.exit_code, 2) << result.err;
-  const std::vector<std::string> lines = lines_of(result.err);
+  const std::vector<std::string> lines = npgpu_lines_of(result.err);
   ASSERT_EQ(lines.size(), 1u) << result.err;
   EXPECT_EQ(lines[0].rfind("npgpu: error: ", 0), 0u) << lines[0];
   EXPECT_NE(lines[0].find(says), std::string::npos) << lines[0];

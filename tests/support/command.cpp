@@ -185,4 +185,12 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+std::vector<std::string> npgpu_lines_of(const std::string& err) {
+  std::vector<std::string> lines;
+  for (std::string& line : lines_of(err))
+    if (line.rfind("[warn] Epoll ", 0) != 0 && line.find("plm:rsh: Warning: setpgid(") == std::string::npos)
+      lines.push_back(std::move(line));
+  return lines;
+}
+
 }  // namespace npgpu::test
