@@ -4,14 +4,17 @@
    - put_flush: a put and MPI_Win_flush, timed on the origin alone (osu_put_latency's);
    - half_rtt: a put and its flush, seen by the peer polling the message's last byte through
      MPI_Win_sync, then the peer's put of it back: half the round trip (npgpu mpiRma's pingpong);
-   - get_flush: a get and its flush (npgpu mpiRma's get, and osu_get_latency's operation);
+   - get_flush: a get and its flush (osu_get_latency's operation);
    - window_one_slot: 64 puts of the message to one place and a flush (npgpu's warm stream);
    - window_slots: 64 puts to 64 places side by side and a flush (osu_put_bw's window, whose
      buffers span 64 messages);
    - window_polled: window_one_slot while the target polls a byte of its window through
      MPI_Win_sync, as npgpu's target polls for the notice that closes a window (OSU's target, as
-     the others here, waits in MPI_Barrier).
-   Prints "bytes" and those six in us per size: each the fastest of 5 batches' means. */
+     the others here, waits in MPI_Barrier);
+   - get_tagged: get_flush with what npgpu mpiRma's get adds around it on host memory: the first and
+     last byte of the destination armed before the get, and checked after its flush for having
+     been replaced, so that a get that moved nothing is caught.
+   Prints "bytes" and those seven in us per size: each the fastest of 5 batches' means. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +24,16 @@ static double fastest(double a, double b) { return a < b ? a : b; }
 
 #define WINDOW 64 /* osu_put_bw's */
 
-enum operation { PUT, GET, WINDOW_ONE_SLOT, WINDOW_SLOTS, WINDOW_POLLED };
+enum operation { PUT, GET, WINDOW_ONE_SLOT, WINDOW_SLOTS, WINDOW_POLLED, GET_TAGGED };
+
+#define ARMED ((char)0xFF) /* never in the exposed memory: zeros and round-trip counts 1 to 127 */
+static volatile unsigned untouched; /* gets that left an armed byte: kept, so the check stays */
 
 /* One iteration of `op` by the origin, ending with its flush. */
 static void one(enum operation op, char *local, int bytes, MPI_Win win) {
   switch (op) {
     case PUT: MPI_Put(local, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, win); break;
+    case GET_TAGGED: local[0] = local[bytes - 1] = ARMED; /* fall through */
     case GET: MPI_Get(local, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, win); break;
     case WINDOW_ONE_SLOT:
     case WINDOW_SLOTS:
@@ -38,6 +45,7 @@ static void one(enum operation op, char *local, int bytes, MPI_Win win) {
       break;
   }
   MPI_Win_flush(1, win);
+  if (op == GET_TAGGED && (local[0] == ARMED || local[bytes - 1] == ARMED)) ++untouched;
 }
 
 /* The origin's `op`, `iterations` times, timed on the origin alone. The peer waits at the barrier,
@@ -102,14 +110,16 @@ int main(int argc, char **argv) {
   MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
   MPI_Win_sync(win);
   unsigned count = 0;
-  const enum operation origin_ops[] = {PUT, GET, WINDOW_ONE_SLOT, WINDOW_SLOTS, WINDOW_POLLED};
+  const enum operation origin_ops[] = {PUT, GET, WINDOW_ONE_SLOT, WINDOW_SLOTS, WINDOW_POLLED, GET_TAGGED};
+  enum { OPS = sizeof origin_ops / sizeof origin_ops[0] };
   for (int bytes = 1; bytes <= largest; bytes *= 2) {
     const int iterations = bytes <= 8192 ? 10000 : 1000;
-    double half = 1e30, origin[5] = {1e30, 1e30, 1e30, 1e30, 1e30};
+    double half = 1e30, origin[OPS];
+    for (int k = 0; k < OPS; ++k) origin[k] = 1e30;
     for (int batch = -1; batch < 5; ++batch) { /* batch -1: a warm-up of a tenth */
       const int each = batch < 0 ? iterations / 10 : iterations;
-      for (int k = 0; k < 5; ++k) {
-        const int windows = origin_ops[k] >= WINDOW_ONE_SLOT ? (each / WINDOW > 10 ? each / WINDOW : 10) : each;
+      for (int k = 0; k < OPS; ++k) {
+        const int windows = origin_ops[k] >= WINDOW_ONE_SLOT && origin_ops[k] <= WINDOW_POLLED ? (each / WINDOW > 10 ? each / WINDOW : 10) : each;
         const double seconds = origin_seconds(rank, origin_ops[k], source, bytes, windows, win, exposed + span,
                                               (MPI_Aint)span);
         if (batch >= 0) origin[k] = fastest(origin[k], seconds);
@@ -118,9 +128,10 @@ int main(int argc, char **argv) {
       if (batch >= 0) half = fastest(half, seconds);
     }
     if (rank == 0)
-      printf("%d %.4f %.4f %.4f %.4f %.4f %.4f\n", bytes, origin[0] * 1e6, half * 1e6, origin[1] * 1e6, origin[2] * 1e6,
-             origin[3] * 1e6, origin[4] * 1e6);
+      printf("%d %.4f %.4f %.4f %.4f %.4f %.4f %.4f\n", bytes, origin[0] * 1e6, half * 1e6, origin[1] * 1e6,
+             origin[2] * 1e6, origin[3] * 1e6, origin[4] * 1e6, origin[5] * 1e6);
   }
+  if (untouched != 0) fprintf(stderr, "bare_rma: %u gets left an armed byte\n", untouched);
   MPI_Win_unlock_all(win);
   MPI_Win_free(&win);
   free(source);
