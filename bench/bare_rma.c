@@ -26,6 +26,8 @@ static double fastest(double a, double b) { return a < b ? a : b; }
 
 enum operation { PUT, GET, WINDOW_ONE_SLOT, WINDOW_SLOTS, WINDOW_POLLED, GET_TAGGED };
 
+static int is_window(enum operation op) { return op == WINDOW_ONE_SLOT || op == WINDOW_SLOTS || op == WINDOW_POLLED; }
+
 #define ARMED ((char)0xFF) /* never in the exposed memory: zeros and round-trip counts 1 to 127 */
 static volatile unsigned untouched; /* gets that left an armed byte: kept, so the check stays */
 
@@ -119,7 +121,7 @@ int main(int argc, char **argv) {
     for (int batch = -1; batch < 5; ++batch) { /* batch -1: a warm-up of a tenth */
       const int each = batch < 0 ? iterations / 10 : iterations;
       for (int k = 0; k < OPS; ++k) {
-        const int windows = origin_ops[k] >= WINDOW_ONE_SLOT && origin_ops[k] <= WINDOW_POLLED ? (each / WINDOW > 10 ? each / WINDOW : 10) : each;
+        const int windows = is_window(origin_ops[k]) ? (each / WINDOW > 10 ? each / WINDOW : 10) : each;
         const double seconds = origin_seconds(rank, origin_ops[k], source, bytes, windows, win, exposed + span,
                                               (MPI_Aint)span);
         if (batch >= 0) origin[k] = fastest(origin[k], seconds);
