@@ -64,14 +64,13 @@ import tempfile
 
 import h5py
 
-from ucx import median_interval
+from ucx import against_tolerance, median_interval
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ)
 if os.geteuid() == 0:
     ENV.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 PAIR = ["mpirun", "-np", "2"]
-TOLERANCE = 0.05
 WINDOW = 64  # osu_put_bw's
 WIDE_WINDOW = 1024  # npgpu's close from the difference, at sizes up to CLOSE_SIZES bytes
 CLOSE_SIZES = 16 * 1024  # past it a close is about 1% of a window, under the two windows' noise
@@ -112,23 +111,16 @@ def bare(binary, upper):
     return figures
 
 
-def within(low, high):
-    return 1 - TOLERANCE <= low and high <= 1 + TOLERANCE
-
-
 def judged(ratios, residuals, names):
     """The verdict of a row from the rounds' ratios (ours / theirs) and residuals (each ratio over
     its round's factors' product)."""
     _, low, high = median_interval(ratios)
-    if within(low, high):
+    if against_tolerance(low, high) == "within":
         return "within 5%"
     residual, low, high = median_interval(residuals)
     band = f"residual x{residual:.3f} ({low:.3f}-{high:.3f})"
-    if within(low, high):
-        return f"explained by {names}: {band}"
-    if low > 1 + TOLERANCE or high < 1 - TOLERANCE:
-        return f"OVER 5%: {band}"
-    return f"not resolved: {band}"
+    return {"within": f"explained by {names}: {band}", "outside": f"OVER 5%: {band}",
+            "straddles": f"not resolved: {band}"}[against_tolerance(low, high)]
 
 
 def rows(measure, ours, theirs, pick, factors, detail):

@@ -169,16 +169,23 @@ def median_interval(values, confidence=0.95):
     return statistics.median(ordered), ordered[k - 1], ordered[n - k]
 
 
+def against_tolerance(low, high):
+    """Where an interval of ratios lies against 5% either way: "within", "outside" (wholly, above
+    or below) or "straddles"."""
+    if 1 - TOLERANCE <= low and high <= 1 + TOLERANCE:
+        return "within"
+    return "outside" if low > 1 + TOLERANCE or high < 1 - TOLERANCE else "straddles"
+
+
 def verdict(low, high, ratio, slower_word, faster_word):
     """Judged by the interval, both ways: a tool far ahead of the other is as much a difference to
     explain as one behind."""
-    if 1 - TOLERANCE <= low and high <= 1 + TOLERANCE:
+    where = against_tolerance(low, high)
+    if where == "within":
         return "within 5%"
     words = "within 5%" if abs(ratio - 1) <= TOLERANCE else \
         f"npgpu {100 * abs(ratio - 1):.0f}% {slower_word if ratio > 1 else faster_word}"
-    if low > 1 + TOLERANCE or high < 1 - TOLERANCE:
-        return words
-    return words + ", not resolved"
+    return words if where == "outside" else words + ", not resolved"
 
 
 def main():
