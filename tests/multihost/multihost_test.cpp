@@ -117,6 +117,14 @@ struct ModuleBound {
 
 class OnFourHosts : public ::testing::TestWithParam<ModuleBound> {};
 
+// The least of `count` raw trials from `first` (NaN past a size's or cell's trials).
+double least_trial(const std::vector<double>& trials, std::size_t first, std::size_t count) {
+  double least = INFINITY;
+  for (std::size_t t = first; t < first + count; ++t)
+    if (!std::isnan(trials[t])) least = std::min(least, trials[t]);
+  return least;
+}
+
 // Each cell's throughput in its fastest trial, from the matrix's raw trials. A rate limiter is a
 // ceiling and the busy cores only ever slow a trial, so the fastest trial is the link's rate; the
 // headline median once read 0.94 of a healthy link's limit in CI, with most of the cell's trials
@@ -128,11 +136,8 @@ std::vector<double> fastest_trial_throughput(const H5File& file, const std::stri
   const std::size_t max_trials = trials.size() / seconds.size();
   std::vector<double> fastest(seconds.size(), std::nan(""));
   for (std::size_t cell = 0; cell < seconds.size(); ++cell) {
-    double least = INFINITY;
-    for (std::size_t t = cell * max_trials; t < (cell + 1) * max_trials; ++t)
-      if (!std::isnan(trials[t])) least = std::min(least, trials[t]);
     const double bytes_per_transfer = throughput[cell] * seconds[cell];
-    fastest[cell] = bytes_per_transfer * reps[cell] * transfers[cell] / least;
+    fastest[cell] = bytes_per_transfer * reps[cell] * transfers[cell] / least_trial(trials, cell * max_trials, max_trials);
   }
   return fastest;
 }
@@ -257,9 +262,8 @@ TEST_P(OnFourHosts, HalvesAggregateIsWhatTheLimitsAllow) {
     const double headline = file.doubles(curve + "/throughput_from_time_median").back();
     headline_sum += headline;
     headline_slowest = std::min(headline_slowest, headline);
-    double fastest = INFINITY;
-    for (double t : file.doubles(curve + "/trial_seconds"))
-      if (!std::isnan(t)) fastest = std::min(fastest, t);
+    const std::vector<double> trials = file.doubles(curve + "/trial_seconds");  // one size: one row
+    const double fastest = least_trial(trials, 0, trials.size());
     const double moved = file.doubles(curve + "/bytes_per_transfer").back() * file.doubles(curve + "/reps").back() *
                          file.doubles(curve + "/transfers_per_rep").back();
     expect_within(moved / fastest, pair_limit, GetParam().bound, "pair " + std::to_string(rank) + "'s fastest trial");
