@@ -149,6 +149,14 @@ void RmaWindows::get(std::byte* target, std::uint64_t bytes, int peer, std::uint
           from.win);
 }
 
+// The pool's window alone is flushed: the get touched no other.
+void RmaWindows::get_completed(std::byte* target, std::uint64_t bytes, int peer, std::uint64_t offset) {
+  const Target from = toward(peer);
+  MPI_Get(target, count_of(bytes), MPI_BYTE, from.rank, static_cast<MPI_Aint>(offset), count_of(bytes), MPI_BYTE,
+          from.win);
+  MPI_Win_flush(from.rank, from.win);
+}
+
 void RmaWindows::flush(int peer) {
   MPI_Win_flush(peer, all_);
   if (notice_win_ != MPI_WIN_NULL) MPI_Win_flush(peer, notice_win_);

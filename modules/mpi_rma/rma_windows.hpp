@@ -41,6 +41,7 @@ class RmaWindows final : public OneSidedTransport {
   void put(const std::byte* source, std::uint64_t bytes, int peer, std::uint64_t offset) override;
   void get(std::byte* target, std::uint64_t bytes, int peer, std::uint64_t offset) override;
   void flush(int peer) override;
+  void get_completed(std::byte* target, std::uint64_t bytes, int peer, std::uint64_t offset) override;
   std::byte* notices() override { return notices_; }
   void put_notice(const std::byte* notice, int peer) override;
   void fence(int peer) override;

@@ -74,6 +74,7 @@ class OneSidedPatterns {
   void start_trial(Pattern pattern, std::uint64_t n);
   void put_pingpong(std::uint64_t n);
   void put_windows(std::uint64_t n, bool sends, bool reads);
+  void get_pingpong(std::uint64_t n, std::uint64_t reps);
   void get_windows(std::uint64_t n, std::uint64_t count, bool both_ways);
   void put_and_tell(const std::byte* data, std::uint64_t n, int peer, std::uint64_t slot);
   void wait_for(const Message& in, std::byte* next, int peer);

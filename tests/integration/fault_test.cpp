@@ -44,6 +44,7 @@ INSTANTIATE_TEST_SUITE_P(
                     FaultCase{"MpiRmaPutTag", 2, {"--module", "mpiRma"}, "99999999", kFoundByTag},
                     FaultCase{"MpiRmaPutWindowTag", 2, {"--module", "mpiRma", "--pattern", "stream", "--sync", "fence"}, "0", kFoundByTag},
                     FaultCase{"MpiRmaGetTag", 2, {"--module", "mpiRma", "--operation", "get", "--pattern", "bidir"}, "0", kFoundByTag},
+                    FaultCase{"MpiRmaGetPingpongTag", 2, {"--module", "mpiRma", "--operation", "get"}, "99999999", kFoundByTag},
                     FaultCase{"MpiRmaPutCheck", 2, {"--module", "mpiRma", "--check"}, "777", kFoundByCheck},
                     FaultCase{"MpiRmaGetCheck", 2, {"--module", "mpiRma", "--operation", "get", "--sync", "fence", "--check"}, "777", kFoundByCheck}),
     [](const testing::TestParamInfo<FaultCase>& info) { return std::string(info.param.name); });
