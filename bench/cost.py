@@ -47,7 +47,13 @@ LEFT = re.compile(r"~([0-9.]+) (ns|us|ms|s|min) left")
 # A size's line of the console's table: "[ 12/141] ... 0.55%      3     64  ~6.97 s left" (the
 # window column only for stream and bidir); the trials follow the precision.
 TRIALS = re.compile(r"^\[\s*\d+/\d+\].*?%\s+(\d+)\s")
-MIN_TRIALS = 3  # the time left's trials: the mean of the sizes done, 3 at least
+MIN_TRIALS = 3     # the time left's trials: the mean of the sizes done, 3 at least,
+RECENT_SIZES = 16  # and at least the mean of the last 16 (src/run/time_left.cpp)
+
+
+def foretold_trials(done):
+    """The trials the time left foretells for each size left, from the trials of the sizes `done`."""
+    return max(MIN_TRIALS, statistics.mean(done), statistics.mean(done[-RECENT_SIZES:]))
 PAIR = ["mpirun", "-np", "2"]
 MPI_SWEEPS = [(f"mpi {p}", PAIR, ["--module", "mpi", "--pattern", p]) for p in ("pingpong", "stream", "bidir")]
 GPU_SWEEPS = [("cudaMemcpy h2d", [], ["--module", "cudaMemcpy"]),
@@ -86,8 +92,8 @@ def end_after(lines, last_of_measuring):
 
 def time_left_errors(lines, expected_trials=None):
     """Worst |predicted - true| / true time left over the tenths 1 to 9 of a sweep: as printed; scaled
-    by the mean trials of the sizes left over what the estimate took them to be (the mean of the
-    sizes done, MIN_TRIALS at least, as src/run/time_left.cpp), which leaves the error of all but
+    by the mean trials of the sizes left over what the estimate took them to be (foretold_trials),
+    which leaves the error of all but
     the trials noise asks for; and, given `expected_trials` (each size's mean over other launches of
     the same sweep), scaled by those instead: the error left to an estimate that knew what every size
     takes on average, but not what this launch's noise would ask of it; and by those times the ratio
@@ -110,7 +116,7 @@ def time_left_errors(lines, expected_trials=None):
             continue
         predicted = float(found.group(1)) * UNITS[found.group(2)]
         true_left = end - at
-        foretold = max(MIN_TRIALS, statistics.mean(trials[:done]))
+        foretold = foretold_trials(trials[:done])
         if done == len(sizes):  # only the sizes measured again are left: no trials to know
             worst = [max(w, abs(predicted - true_left) / true_left) for w in worst]
             continue
