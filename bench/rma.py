@@ -64,7 +64,7 @@ import tempfile
 
 import h5py
 
-from ucx import against_tolerance, median_interval
+from ucx import against_tolerance, median_interval, window_close
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ)
@@ -146,12 +146,9 @@ def window_us(rate, size, window=WINDOW):
 
 
 def close_us(narrow, wide):
-    """{size: what closing a window costs npgpu, in us}: a window of WINDOW's time less WINDOW puts,
-    a put's time from the wide window's extra puts (rates in MB/s); past the wide window's sizes,
-    its largest size's. A close costs something: a difference under 0 is the launches' noise."""
-    closes = {s: max(0.0, window_us(narrow[s], s) - WINDOW * (window_us(wide[s], s, WIDE_WINDOW) -
-                                                               window_us(narrow[s], s)) / (WIDE_WINDOW - WINDOW))
-              for s in wide}
+    """{size: what closing a window costs npgpu, in us}, from its windows of WINDOW and WIDE_WINDOW
+    puts (rates in MB/s: B/us); past the wide window's sizes, its largest size's."""
+    closes = {s: window_close(narrow[s], wide[s], s, WINDOW, WIDE_WINDOW) for s in wide}
     return {s: closes.get(s, closes[max(wide)]) for s in narrow}
 
 
