@@ -49,16 +49,23 @@ TEST(UnderLoad, VictimsMeasureAloneThenUnderTheLoadIntoTwoRunsOfOneRecord) {
   }
   EXPECT_GT(file.number_attribute("/runs/0002/load", "moved_bytes"), 0) << "the load moved while the victims measured";
   EXPECT_GT(file.number_attribute("/runs/0002/load", "moved_seconds"), 0);
-  // The tail: small pingpong sizes timed message by message too, alone and under the load.
-  for (const std::string run : {"/runs/0001/curves/rank0/", "/runs/0002/curves/rank0/"}) {
-    const std::vector<double> tail = file.doubles(run + "tail_p99_seconds"), fastest = file.doubles(run + "time_min"),
-                              messages = file.doubles(run + "tail_messages");
-    ASSERT_EQ(tail.size(), fastest.size()) << run;
+  // The tail: small pingpong sizes timed message by message too, alone and under the load. Its 99th
+  // percentile is not under the fastest trial's mean alone, where the load ranks sleep and the
+  // victims have the cores. Under the load, four ranks share two cores here: a trial's mean takes
+  // in the few messages that wait out another rank's time slice (74 us a message at one size, in one
+  // CI run), too few to reach the 99th percentile (32 us), so the loaded tail is held to the
+  // isolated run's fastest trial: a path under load is not faster than alone.
+  const std::string alone = "/runs/0001/curves/rank0/";
+  const std::vector<double> fastest_alone = file.doubles(alone + "time_min");
+  ASSERT_EQ(file.doubles("/runs/0002/curves/rank0/bytes"), file.doubles(alone + "bytes"));
+  for (const std::string& run : {alone, std::string("/runs/0002/curves/rank0/")}) {
+    const std::vector<double> tail = file.doubles(run + "tail_p99_seconds"), messages = file.doubles(run + "tail_messages");
+    ASSERT_EQ(tail.size(), fastest_alone.size()) << run;
     std::size_t measured = 0;
     for (std::size_t i = 0; i < tail.size(); ++i) {
       if (std::isnan(tail[i])) continue;
       ++measured;
-      EXPECT_GE(tail[i], fastest[i]) << run << " size " << i << ": a message's 99th percentile under the fastest trial's mean";
+      EXPECT_GE(tail[i], fastest_alone[i]) << run << " size " << i << ": a message's 99th percentile under the fastest trial's mean alone";
       EXPECT_GE(messages[i], 100) << run;
       EXPECT_LE(messages[i], 1000) << run;
     }
