@@ -3,7 +3,8 @@
 # health check"): the node recorded healthy as the reference; each job's prolog runs the check
 # before the job. While the node is as fast as it was, the job runs and the node stays up; once MPI
 # is slowed (as in healthcheck_test.sh), the check drains the node with a reason that starts
-# "npgpu:", the prolog fails, and the job does not run: Slurm holds it.
+# "npgpu:", the prolog fails, and the job does not run: Slurm holds it. A check beside another
+# process that keeps a core busy says so.
 #   healthcheck_prolog_test.sh NPGPU WORK
 set -euo pipefail
 npgpu=$1 work=$2
@@ -34,4 +35,15 @@ grep -qx 'exit 1' "$work/prologs.log" || fail "the slowed node's prolog did not 
 [ ! -e "$work/ran-slowed" ] || fail "the job ran on the drained node"
 held=$(slurm scontrol show job "$job" | grep -o 'JobState=[A-Z_]*')
 slurm scancel "$job"
-echo "PASS: healthcheck in a prolog (healthy: the job ran; slowed: drained, '$reason', the job not run, $held)"
+! grep -q '^npgpu-healthcheck: other processes' "$work/prologs.log" ||
+  fail "a check told of other processes where none ran: $(cat "$work/prologs.log")"
+
+# Slowed, with a process of another keeping a core busy: the shortfall says how busy the node was.
+timeout 60 bash -c 'while :; do :; done' &
+busy=$!
+"$work/prolog.sh" || true
+kill "$busy"
+busy_line=$(grep '^npgpu-healthcheck: other processes' "$work/prologs.log") ||
+  fail "a check beside a busy process did not tell of it: $(tail -n 5 "$work/prologs.log")"
+[[ $busy_line =~ kept\ (0\.[5-9]|1\.[0-9])\ of ]] || fail "a core kept busy was told as '$busy_line'"
+echo "PASS: healthcheck in a prolog (healthy: the job ran; slowed: drained, '$reason', the job not run, $held; beside a busy process: '$busy_line')"

@@ -10,7 +10,7 @@ npgpu=$1 work=$2
 
 command -v shellcheck >/dev/null || fail "shellcheck is not installed (scripts/install-deps.sh installs it)"
 # From the source tree's root, where the scripts' `source` directives point.
-(cd "$root" && shellcheck -x scripts/batch/* scripts/npgpu-survey scripts/*.sh tests/batch/*.sh) ||
+(cd "$root" && shellcheck -x scripts/batch/* scripts/npgpu-survey scripts/npgpu-healthcheck scripts/*.sh tests/batch/*.sh) ||
   fail "shellcheck found problems"
 
 export NPGPU=$npgpu NPGPU_SURVEY=$root/scripts/npgpu-survey NPGPU_OUTPUT=$work
