@@ -58,8 +58,14 @@ inline constexpr double kLeastLoss = 1.1;
 // under 1 KiB (x0.84 above; 90 ordered pairs); a healthy health check of 4 virtual hosts told 3 of
 // its 12 8 B cells at x0.63 to x0.70 of the reference launch's, in both passes. A path at half its
 // rate is still told. A fleet reference knows how its launches differ and keeps kLeastLoss
-// (docs/ARCHITECTURE.md, "Against a reference").
+// (docs/ARCHITECTURE.md, "Against a reference") ...
 inline constexpr double kLeastLossAgainstOneLaunch = 1.8;
+// ... once this many records stand behind each of a path's figures: fewer launches may all have
+// landed alike. 20 healthy launches of 4 virtual hosts here, 8 B cells (their fastest trials):
+// launch levels from 7.9 to 12.6 us. Judged by the median and spread of a fleet of others drawn at
+// random, at kLeastLoss, a healthy launch was told in 19% of draws against 3, 11% against 5, 6%
+// against 7, 1.2% against 10, none against 15.
+inline constexpr int kRecordsToShowHowLaunchesDiffer = 10;
 // A size falls short where the log of its ratio lies this many noise widths under 0 ...
 inline constexpr double kNoiseWidths = 3;
 // ... and, on a curve, in a row of at least this many sizes that do (three of NetPIPE's size

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -78,6 +79,7 @@ const RunData& reference_run(const RunData& run, const Reference& reference) {
 
 void judge_against_run(const RunData& run, const RunData& ref, BaselineRun& entry, BaselineReport& report,
                        std::vector<PathFigures>& compared) {
+  report.least_loss = kLeastLossAgainstOneLaunch;
   for (const CurveData& curve : run.curves)
     for (const CurveData& reference_curve : ref.curves)
       if (reference_curve.name == curve.name) {
@@ -93,6 +95,14 @@ void judge_against_run(const RunData& run, const RunData& ref, BaselineRun& entr
   for (Shortfall& s : cell_shortfalls(entry.run, measured, reference, false, kLeastLossAgainstOneLaunch))
     report.shortfalls.push_back(std::move(s));
   compared.insert(compared.end(), measured.begin(), measured.end());
+}
+
+// The least loss a fleet path tells: kLeastLoss where enough records stand behind every figure of it
+// to show how launches differ, else as against one launch.
+double least_loss_of(const FleetPath& path) {
+  const bool enough = std::all_of(path.records.begin(), path.records.end(),
+                                  [](double records) { return records >= kRecordsToShowHowLaunchesDiffer; });
+  return enough ? kLeastLoss : kLeastLossAgainstOneLaunch;
 }
 
 void judge_against_fleet(const RunData& run, const FleetReference& fleet, const std::string& file, BaselineRun& entry,
@@ -117,17 +127,23 @@ void judge_against_fleet(const RunData& run, const FleetReference& fleet, const 
   for (const CurveData& curve : run.curves)
     if (const FleetPath* path = path_over(link_of(curve))) {
       compared.push_back(curve_figures(curve));
-      for (Shortfall& s : curve_shortfalls(entry.run, compared.back(), fleet_figures(*path)))
+      const double least_loss = least_loss_of(*path);
+      report.least_loss = std::max(report.least_loss, least_loss);
+      for (Shortfall& s : curve_shortfalls(entry.run, compared.back(), fleet_figures(*path), kSizesInARow, least_loss))
         report.shortfalls.push_back(std::move(s));
     }
   if (!run.matrix) return;
   std::vector<PathFigures> measured, reference;
+  double least_loss = kLeastLoss;
   for (MatrixCell& cell : matrix_cells(*run.matrix))
     if (const FleetPath* path = path_over(cell.link)) {
       measured.push_back(std::move(cell.figures));
       reference.push_back(fleet_figures(*path));
+      least_loss = std::max(least_loss, least_loss_of(*path));
     }
-  for (Shortfall& s : cell_shortfalls(entry.run, measured, reference)) report.shortfalls.push_back(std::move(s));
+  report.least_loss = std::max(report.least_loss, least_loss);
+  for (Shortfall& s : cell_shortfalls(entry.run, measured, reference, false, least_loss))
+    report.shortfalls.push_back(std::move(s));
   compared.insert(compared.end(), measured.begin(), measured.end());
 }
 
@@ -250,10 +266,16 @@ FleetReference fold_fleet(const std::vector<RunData>& runs, std::vector<std::str
 }
 
 std::string baseline_text(const BaselineReport& report) {
+  const std::string too_few = report.fleet ? "a fleet of fewer than " + std::to_string(kRecordsToShowHowLaunchesDiffer) +
+                                                  " records (fold more)"
+                                            : "one launch";
   std::string out = "\nAgainst the " + std::string(report.fleet ? "fleet reference " : "reference ") + report.reference +
                     " (a shortfall: a size under the reference beyond what both records' noise explains" +
-                    (report.fleet ? "" : "; by " + ratio_text(1 / kLeastLossAgainstOneLaunch) +
-                                             " at least, since one launch cannot show how launches differ") + ")\n";
+                    (report.least_loss < kLeastLossAgainstOneLaunch
+                         ? ""
+                         : "; by " + ratio_text(1 / report.least_loss) + " at least, since " + too_few +
+                               " cannot show how launches differ") +
+                    ")\n";
   for (const BaselineRun& run : report.runs) {
     std::size_t count = 0;
     const Shortfall* worst = nullptr;
@@ -307,6 +329,7 @@ nlohmann::json baseline_json(const BaselineReport& report) {
                           {"reference_records", s.reference_records}});
   return {{"reference", report.reference},
           {"kind", report.fleet ? "fleet" : "run"},
+          {"least_loss", report.least_loss},
           {"runs", runs},
           {"shortfalls", shortfalls},
           {"met", report.shortfalls.empty()}};

@@ -34,6 +34,7 @@ struct BaselineRun {
 struct BaselineReport {
   std::string reference;  // the file
   bool fleet = false;
+  double least_loss = kLeastLoss;  // the least loss told, by the path judged most widely
   std::vector<BaselineRun> runs;
   std::vector<Shortfall> shortfalls;
 };

@@ -182,15 +182,38 @@ TEST(Baseline, ARunIsJudgedByTheRunOfItsHostsAndRefusedOtherwise) {
 }
 
 // One launch cannot show how launches differ: a whole curve at x0.63 of another launch is a level
-// healthy launches here differed by, and is not told against that launch alone; a fleet of two
-// launches that agree tells it. Half the rate is told either way.
+// healthy launches here differed by, and is not told against that launch alone. Half the rate is
+// told either way.
 TEST(Baseline, AgainstOneLaunchALevelHealthyLaunchesDifferByIsNotTold) {
   const Reference one_launch{"ref.h5", {pair_run("ref.h5", {"a", "b"})}, std::nullopt};
   EXPECT_TRUE(judge_against({pair_run("new.h5", {"a", "b"}, 0.63)}, one_launch).shortfalls.empty());
   EXPECT_FALSE(judge_against({pair_run("new.h5", {"a", "b"}, 0.5)}, one_launch).shortfalls.empty());
+}
+
+// Nor can a fleet of a few launches, however well they agree: they may all have landed alike. A
+// fleet with kRecordsToShowHowLaunchesDiffer records behind its figures tells x0.63.
+TEST(Baseline, AFleetOfFewLaunchesJudgesAsOneLaunchDoes) {
+  std::vector<RunData> launches;
+  for (int n = 0; n < kRecordsToShowHowLaunchesDiffer; ++n)
+    launches.push_back(pair_run("n" + std::to_string(n) + ".h5", {"n" + std::to_string(2 * n), "n" + std::to_string(2 * n + 1)}));
   std::vector<std::string> left_out;
-  const FleetReference two = fold_fleet({pair_run("n1.h5", {"n1", "n2"}), pair_run("n3.h5", {"n3", "n4"})}, left_out);
-  EXPECT_FALSE(judge_against({pair_run("n5.h5", {"n5", "n6"}, 0.63)}, {"fleet.h5", {}, two}).shortfalls.empty());
+  const Reference few{"few.h5", {}, fold_fleet({launches.begin(), launches.end() - 1}, left_out)};
+  const Reference enough{"enough.h5", {}, fold_fleet(launches, left_out)};
+  const RunData at_a_level = pair_run("new.h5", {"x", "y"}, 0.63);
+
+  const BaselineReport by_few = judge_against({at_a_level}, few);
+  EXPECT_TRUE(by_few.shortfalls.empty());
+  EXPECT_EQ(by_few.least_loss, kLeastLossAgainstOneLaunch);
+  EXPECT_NE(baseline_text(by_few).find("; by x0.56 at least, since a fleet of fewer than 10 records (fold more) cannot "
+                                       "show how launches differ"),
+            std::string::npos)
+      << baseline_text(by_few);
+  EXPECT_FALSE(judge_against({pair_run("new.h5", {"x", "y"}, 0.5)}, few).shortfalls.empty());
+
+  const BaselineReport by_enough = judge_against({at_a_level}, enough);
+  EXPECT_FALSE(by_enough.shortfalls.empty());
+  EXPECT_EQ(by_enough.least_loss, kLeastLoss);
+  EXPECT_EQ(baseline_text(by_enough).find("at least, since"), std::string::npos) << baseline_text(by_enough);
 }
 
 // An all-pairs run of one rank on each of 4 hosts (8 B and 1 MiB), host h4's cells slowed by
