@@ -334,13 +334,24 @@ TEST(Report, AStepTheMachineMadeAlongTheSweepIsWithdrawn) {
   // shows a step at 512 KiB; measured again in turn, it is gone, and what the sweep saw beyond is
   // the planted 2. (memcpy has steps of its own at 16 KiB, 64 KiB and 384 KiB here.)
   // Where the rounds measured again were themselves disturbed (spread 64% in one CI launch), the
-  // break stands as "too noisy to tell" (ChangePoints unit tests judge that case): the launch is
-  // made again, up to 3 times, for one whose measurement again can tell.
+  // break stands as "too noisy to tell" (ChangePoints unit tests judge that case), and where one
+  // round at the plant stepped the other way (x0.74 against x1.175 for the other three, in a
+  // launch whose sweep also met a tenfold slowdown at 192 KiB) the rounds cannot tell the
+  // machine's part either: the launch is made again, up to 3 times, for one whose measurement
+  // again can tell.
   TempDir dir;
-  const auto too_noisy_to_tell = [](const nlohmann::json& b) {
+  const auto near_the_plant = [](const nlohmann::json& b) {
+    return std::fabs(std::log(b["bytes"].get<double>() / 524288)) <= std::log(1.5);
+  };
+  const auto disturbed_again = [&](const nlohmann::json& b) {
     const nlohmann::json& steps = b["measured_again"];
-    return steps.is_object() && std::fabs(std::log(steps["step_swept"].get<double>() / steps["step_again"].get<double>())) <
-                                    2 * steps["noise_again"].get<double>();
+    if (!steps.is_object()) return false;
+    const bool too_noisy_to_tell = std::fabs(std::log(steps["step_swept"].get<double>() / steps["step_again"].get<double>())) <
+                                   2 * steps["noise_again"].get<double>();
+    const bool a_round_stepped_the_other_way =
+        near_the_plant(b) && steps["weakest_round"].is_number() &&
+        std::log(steps["weakest_round"].get<double>()) * std::log(steps["step_again"].get<double>()) < 0;
+    return too_noisy_to_tell || a_round_stepped_the_other_way;
   };
   std::string record;
   nlohmann::json curve;
@@ -354,23 +365,22 @@ TEST(Report, AStepTheMachineMadeAlongTheSweepIsWithdrawn) {
     const CommandResult report = npgpu({"report", "--json", record});
     ASSERT_EQ(report.exit_code, 0) << report.err;
     curve = nlohmann::json::parse(report.out)["runs"][0]["curves"][0];
-    if (std::none_of(curve["breaks"].begin(), curve["breaks"].end(), too_noisy_to_tell)) break;
+    if (std::none_of(curve["breaks"].begin(), curve["breaks"].end(), disturbed_again)) break;
   }
   const nlohmann::json &breaks = curve["breaks"], &withdrawn = curve["withdrawn_breaks"];
   // Not told: a break near 512 KiB that slows the curve by about the planted 2. memcpy's change of
   // rate at 384 KiB is within a NetPIPE step of it and faster after (x1.05 in one CI launch): that
   // one is the machine's own, and may be told.
-  const bool step_told = std::any_of(breaks.begin(), breaks.end(), [](const nlohmann::json& b) {
-    return std::fabs(std::log(b["bytes"].get<double>() / 524288)) <= std::log(1.5) && b["jump"].get<double>() > 1.25;
+  const bool step_told = std::any_of(breaks.begin(), breaks.end(), [&](const nlohmann::json& b) {
+    return near_the_plant(b) && b["jump"].get<double>() > 1.25;
   });
   EXPECT_FALSE(step_told) << "the machine's step is not told: " << breaks.dump();
   // The sweep alone showed it: a withdrawn break within a NetPIPE step whose sweep saw about the
   // planted 2 beyond what measuring again did (one size's noise aside).
-  const bool planted = std::any_of(withdrawn.begin(), withdrawn.end(), [](const nlohmann::json& b) {
+  const bool planted = std::any_of(withdrawn.begin(), withdrawn.end(), [&](const nlohmann::json& b) {
     const nlohmann::json& steps = b["measured_again"];
     const double machines_part = steps["step_swept"].get<double>() / steps["step_again"].get<double>();
-    return std::fabs(std::log(b["bytes"].get<double>() / 524288)) <= std::log(1.5) &&
-           std::fabs(std::log(machines_part / 2)) <= std::log(1.5);
+    return near_the_plant(b) && std::fabs(std::log(machines_part / 2)) <= std::log(1.5);
   });
   EXPECT_TRUE(planted) << withdrawn.dump();
   expect_contains(npgpu({"report", record}).out, "not when measured again");
