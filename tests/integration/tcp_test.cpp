@@ -67,29 +67,39 @@ TEST(TcpModule, RecordsTheConnectionAndWhatTheKernelGranted) {
 
 // The same link through MPI's TCP transport: raw sockets must be of the same order, neither far
 // behind (a broken transfer loop) nor far ahead (a measurement that skipped work). The factors
-// are loose because two ranks on a 2-core virtual machine are noisy.
+// are loose because two ranks on a 2-core virtual machine are noisy. Loopback's peak is bimodal
+// here, a launch of either tool near 0.5 GB/s or near 2-3 GB/s (of 12 launches each, tcp's high
+// in 3, mpi's in 1), and one tool high beside the other low read x4-5, in 1 launch of 6. So the
+// pair is launched again, up to 3 times, for one within the factors; a broken loop has none.
 TEST(TcpModule, OfTheSameOrderAsMpiOverTcp) {
+  struct Round {
+    double mpi_latency, tcp_latency, mpi_peak, tcp_peak;
+    bool of_the_same_order() const {
+      return tcp_latency < 5 * mpi_latency && tcp_latency > mpi_latency / 5 && tcp_peak > mpi_peak / 4 &&
+             tcp_peak < mpi_peak * 4;
+    }
+  };
   TempDir dir;
-  const std::string record = dir.file("both.h5");
-  std::vector<std::string> mpi = mpirun_npgpu(2, {"pml", "ob1", "btl", "tcp,self"});
-  const std::vector<std::string> options = sweep_to("1M", {"-o", record});
-  mpi.insert(mpi.end(), {"--module", "mpi"});
-  mpi.insert(mpi.end(), options.begin(), options.end());
-  const CommandResult over_mpi = run_command(mpi);
-  ASSERT_EQ(over_mpi.exit_code, 0) << over_mpi.err;
-  const CommandResult raw = run_tcp(options);
-  ASSERT_EQ(raw.exit_code, 0) << raw.err;
-
-  H5File file(record);
   const std::string mpi_curve = "/runs/0001/curves/rank0", tcp_curve = "/runs/0002/curves/rank0";
-  const double mpi_latency = file.number_attribute(mpi_curve, "summary_latency_s");
-  const double tcp_latency = file.number_attribute(tcp_curve, "summary_latency_s");
-  EXPECT_LT(tcp_latency, 5 * mpi_latency) << "tcp " << tcp_latency << " s, mpi over tcp " << mpi_latency << " s";
-  EXPECT_GT(tcp_latency, mpi_latency / 5) << "tcp " << tcp_latency << " s, mpi over tcp " << mpi_latency << " s";
-  const double mpi_peak = file.number_attribute(mpi_curve, "summary_peak_throughput_B_per_s");
-  const double tcp_peak = file.number_attribute(tcp_curve, "summary_peak_throughput_B_per_s");
-  EXPECT_GT(tcp_peak, mpi_peak / 4) << "tcp " << tcp_peak << " B/s, mpi over tcp " << mpi_peak << " B/s";
-  EXPECT_LT(tcp_peak, mpi_peak * 4) << "tcp " << tcp_peak << " B/s, mpi over tcp " << mpi_peak << " B/s";
+  std::string record;
+  Round round{};
+  for (int launch = 1; launch == 1 || (launch <= 3 && !round.of_the_same_order()); ++launch) {
+    record = dir.file("both" + std::to_string(launch) + ".h5");
+    const std::vector<std::string> options = sweep_to("1M", {"-o", record});
+    const CommandResult over_mpi =
+        run_command(joined(joined(mpirun_npgpu(2, {"pml", "ob1", "btl", "tcp,self"}), {"--module", "mpi"}), options));
+    ASSERT_EQ(over_mpi.exit_code, 0) << over_mpi.err;
+    const CommandResult raw = run_tcp(options);
+    ASSERT_EQ(raw.exit_code, 0) << raw.err;
+    H5File file(record);
+    round = {file.number_attribute(mpi_curve, "summary_latency_s"), file.number_attribute(tcp_curve, "summary_latency_s"),
+             file.number_attribute(mpi_curve, "summary_peak_throughput_B_per_s"),
+             file.number_attribute(tcp_curve, "summary_peak_throughput_B_per_s")};
+  }
+  EXPECT_TRUE(round.of_the_same_order()) << "apart in 3 launches; the last: tcp " << round.tcp_latency << " s, "
+                                         << round.tcp_peak << " B/s; mpi over tcp " << round.mpi_latency << " s, "
+                                         << round.mpi_peak << " B/s";
+  H5File file(record);
   for (const std::string& curve : {mpi_curve, tcp_curve}) {
     EXPECT_EQ(file.number_attribute(curve, "link_peak_B_per_s"), 0) << curve << ": one host has no network link";
     EXPECT_EQ(file.text_attribute(curve, "link_peak_how").rfind("none: both ranks are on one host", 0), 0u)
